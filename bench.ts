@@ -1,0 +1,137 @@
+/**
+ * The benchmark's command line: `deno task bench [options]`.  See `--help`.
+ *
+ * @module
+ */
+import { findDriver, loadDrivers } from "./drivers/mod.ts";
+import type { Driver } from "./lib/driver.ts";
+import { HELP, parseCli, UsageError } from "./lib/params.ts";
+import { label, renderTable } from "./lib/report.ts";
+import type { Progress } from "./lib/runner.ts";
+import { ServiceManager } from "./lib/services/mod.ts";
+import { driverAvailability, runSuite } from "./lib/suite.ts";
+import { toFileUrl } from "./lib/paths.ts";
+
+function fail(message: string, code: number): never {
+  console.error(`error: ${message}`);
+  Deno.exit(code);
+}
+
+async function list(drivers: readonly Driver[]): Promise<void> {
+  const services = new ServiceManager();
+  const width = Math.max(...drivers.map((d) => d.name.length));
+  for (const driver of drivers) {
+    const availability = await driverAvailability(driver, services);
+    const state = availability.available
+      ? `available${availability.note ? ` (${availability.note})` : ""}`
+      : `unavailable: ${availability.reason}`;
+    console.log(`${driver.name.padEnd(width)}  ${driver.description}\n${
+      " ".repeat(width)
+    }  ${state}`);
+  }
+}
+
+function progressPrinter(): (progress: Progress) => void {
+  const tty = Deno.stderr.isTerminal();
+  let lastPlain = 0;
+  const encoder = new TextEncoder();
+  return (p) => {
+    const share = p.expected > 0 ? (100 * p.delivered / p.expected) : 0;
+    const rate = p.elapsedSeconds > 0 ? p.delivered / p.elapsedSeconds : 0;
+    const eta = rate > 0 ? `, ETA ${Math.ceil((p.expected - p.delivered) / rate)} s` : "";
+    const text = `[${p.id}] ${p.delivered}/${p.expected} delivered (${
+      share.toFixed(1)
+    }%), sent ${p.sent}, ${rate.toFixed(1)}/s, ${p.elapsedSeconds.toFixed(0)} s${eta}`;
+    if (tty) {
+      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
+    } else if (p.elapsedSeconds - lastPlain >= 5 || p.elapsedSeconds < lastPlain) {
+      lastPlain = p.elapsedSeconds;
+      console.error(text);
+    }
+  };
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseCli(Deno.args, Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof UsageError) fail(error.message, 2);
+    throw error;
+  }
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  let drivers: Driver[];
+  try {
+    drivers = await loadDrivers(
+      options.driverModules.map((m) => toFileUrl(m)),
+    );
+  } catch (error) {
+    fail(`cannot load a driver module: ${(error as Error).message}`, 2);
+  }
+  if (options.list) {
+    await list(drivers);
+    return 0;
+  }
+  const selected = (options.drivers ?? drivers.map((d) => d.name)).map(
+    (name) => {
+      const driver = findDriver(drivers, name);
+      if (driver == null) {
+        fail(
+          `unknown driver "${name}"; known drivers: ${
+            drivers.map((d) => d.name).join(", ")
+          } (see --list)`,
+          2,
+        );
+      }
+      return driver;
+    },
+  );
+
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) {
+      console.error("\nforced exit");
+      Deno.exit(130);
+    }
+    console.error("\ninterrupted: stopping processes and servers…");
+    controller.abort(new Error("interrupted"));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const tty = Deno.stderr.isTerminal();
+  const document = await runSuite({
+    params: {
+      total: options.total,
+      recipients: options.recipients,
+      fanout: options.fanout,
+      rsaBits: options.rsaBits,
+      timeoutSeconds: options.timeoutSeconds,
+      stallTimeoutSeconds: options.stallTimeoutSeconds,
+    },
+    drivers: selected,
+    parallel: options.parallel,
+    driverModules: options.driverModules.map((m) => toFileUrl(m)),
+    outDir: options.out,
+    signal: controller.signal,
+    onProgress: progressPrinter(),
+    onResult: (r) => {
+      if (tty) Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
+      console.error(
+        `[${r.id}] ${r.status}${r.reason ? `: ${r.reason}` : ""} (${label(r)})`,
+      );
+    },
+  });
+  console.log(renderTable(document));
+  console.log(`Results: ${options.out}/latest.json, ${options.out}/latest.md`);
+  if (controller.signal.aborted) return 130;
+  return document.results.some((r) =>
+      r.status === "failed" || r.status === "incomplete"
+    )
+    ? 1
+    : 0;
+}
+
+Deno.exit(await main());

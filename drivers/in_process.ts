@@ -1,0 +1,23 @@
+/**
+ * Fedify's `InProcessMessageQueue`: messages live in the sender's memory and
+ * the sender process delivers them itself.
+ *
+ * @module
+ */
+import { InProcessMessageQueue } from "@fedify/fedify";
+import type { Driver } from "../lib/driver.ts";
+
+/** Fedify's in-memory queue, consumed by the sender process. */
+export const inProcessDriver: Driver = {
+  name: "in-process",
+  description: "Fedify InProcessMessageQueue (memory of the sender process)",
+  crossProcess: false,
+  packages: ["@fedify/fedify"],
+  prepare() {
+    return Promise.resolve({ config: null, cleanup: () => Promise.resolve() });
+  },
+  open() {
+    const queue = new InProcessMessageQueue();
+    return Promise.resolve({ queue, close: () => Promise.resolve() });
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * The driver registry: every built-in queue driver, and loading of a user's
+ * own driver modules.  Adding a driver is one module in this folder and one
+ * line in {@link builtinDrivers}.
+ *
+ * @module
+ */
+import type { Driver } from "../lib/driver.ts";
+import { denoKvDriver } from "./deno_kv.ts";
+import { inProcessDriver } from "./in_process.ts";
+import { noneDriver } from "./none.ts";
+import { postgresDriver } from "./postgres.ts";
+import { redisDriver } from "./redis.ts";
+
+export type { Driver } from "../lib/driver.ts";
+export { denoKvDriver, inProcessDriver, noneDriver, postgresDriver, redisDriver };
+
+/** Every built-in driver, in the order of the default suite. */
+export const builtinDrivers: readonly Driver[] = [
+  noneDriver,
+  inProcessDriver,
+  denoKvDriver,
+  redisDriver,
+  postgresDriver,
+];
+
+function isDriver(value: unknown): value is Driver {
+  return typeof value === "object" && value != null &&
+    typeof (value as Driver).name === "string" &&
+    typeof (value as Driver).description === "string" &&
+    typeof (value as Driver).crossProcess === "boolean";
+}
+
+/**
+ * Imports driver modules (their default export is a {@link Driver} or an array
+ * of them) and returns the built-in drivers followed by theirs.
+ * @param modules Module specifiers or file URLs.
+ * @throws {TypeError} When a module exports no driver or a name is taken.
+ */
+export async function loadDrivers(
+  modules: readonly string[] = [],
+): Promise<Driver[]> {
+  const drivers = [...builtinDrivers];
+  for (const specifier of modules) {
+    const module = await import(specifier);
+    const exported = module.default;
+    const list = Array.isArray(exported) ? exported : [exported];
+    if (list.length < 1 || !list.every(isDriver)) {
+      throw new TypeError(
+        `${specifier} must default-export a Driver or an array of Drivers`,
+      );
+    }
+    for (const driver of list) {
+      if (drivers.some((d) => d.name === driver.name)) {
+        throw new TypeError(
+          `${specifier}: a driver named "${driver.name}" already exists`,
+        );
+      }
+      drivers.push(driver);
+    }
+  }
+  return drivers;
+}
+
+/** Finds a driver by name, or returns `undefined`. */
+export function findDriver(
+  drivers: readonly Driver[],
+  name: string,
+): Driver | undefined {
+  return drivers.find((driver) => driver.name === name);
+}

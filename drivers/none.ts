@@ -1,0 +1,14 @@
+/**
+ * No queue at all: `sendActivity` delivers synchronously, inside the send
+ * loop.  The baseline the original benchmark called "No queue".
+ *
+ * @module
+ */
+import type { Driver } from "../lib/driver.ts";
+
+/** Synchronous delivery without a message queue. */
+export const noneDriver: Driver = {
+  name: "none",
+  description: "no queue: sendActivity delivers synchronously",
+  crossProcess: false,
+};

@@ -1,0 +1,94 @@
+/**
+ * The driver contract: how the bench talks to one kind of message queue.
+ *
+ * A driver has two halves.  {@link Driver.prepare} runs in the runner process
+ * once per run and creates an empty, private queue namespace (a table, a key
+ * prefix, a file); it returns a JSON-compatible configuration.  The sender and
+ * worker processes then call {@link Driver.open} with that configuration to get
+ * a Fedify `MessageQueue`.  The runner never branches on a driver's name.
+ *
+ * @module
+ */
+import type { MessageQueue } from "@fedify/fedify";
+import type { ServiceDefinition } from "./services/types.ts";
+
+/** A JSON-compatible value, as passed from the runner to child processes. */
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | Json[]
+  | { [key: string]: Json };
+
+/** What {@link Driver.prepare} gets from the runner. */
+export interface PrepareContext {
+  /** A unique id for this run, safe for table names and key prefixes. */
+  readonly runId: string;
+  /** A temporary folder private to this run, removed after it. */
+  readonly tempDir: string;
+  /**
+   * The URL of the driver's {@link Driver.service}, either given by the user
+   * (for example `REDIS_URL`) or of a throwaway server the bench started.
+   */
+  readonly serviceUrl?: string;
+}
+
+/** An empty queue namespace made for one run. */
+export interface PreparedQueue {
+  /** Passed verbatim to {@link Driver.open} in every process of the run. */
+  readonly config: Json;
+  /** Removes everything the run left behind (tables, keys, files). */
+  cleanup(): Promise<void>;
+}
+
+/** A queue opened in a sender or worker process. */
+export interface OpenedQueue {
+  /** The Fedify message queue. */
+  readonly queue: MessageQueue;
+  /**
+   * Releases connections.  Called after every listener on the queue has
+   * stopped.
+   */
+  close(): Promise<void>;
+}
+
+/** One kind of outbox queue that the bench can measure. */
+export interface Driver {
+  /** Short, unique, lowercase name used on the command line. */
+  readonly name: string;
+  /** One line for `--list` and reports. */
+  readonly description: string;
+  /**
+   * Whether several processes that open the same configuration share one
+   * queue.  If `true`, the runner consumes the queue in separate worker
+   * processes, as a real deployment would; otherwise the sender process
+   * consumes its own queue.
+   */
+  readonly crossProcess: boolean;
+  /**
+   * The longest quiet period, in seconds, that this queue shows in normal
+   * operation (for example a polling interval).  Stall detection never fires
+   * before this has passed with some margin.
+   */
+  readonly quietPeriodSeconds?: number;
+  /** The server this driver needs, if any. */
+  readonly service?: ServiceDefinition;
+  /** npm packages whose versions the results record. */
+  readonly packages?: readonly string[];
+  /**
+   * Says whether the driver can run here; when it cannot, a one-line reason
+   * that names the fix.  Drivers with a {@link service} need not implement
+   * this: the service's availability is checked by the runner.
+   */
+  availability?(): Promise<Availability>;
+  /** Runner side: makes an empty queue for one run.  Absent: no queue. */
+  prepare?(context: PrepareContext): Promise<PreparedQueue>;
+  /** Child side: opens the queue made by {@link prepare}. */
+  open?(config: Json): Promise<OpenedQueue>;
+}
+
+/** Whether something can run on this machine, and if not, why. */
+export type Availability =
+  | { readonly available: true; readonly note?: string }
+  | { readonly available: false; readonly reason: string };

@@ -1,0 +1,45 @@
+/**
+ * How a child process learns which queue to open: the driver's name, the
+ * modules to load it from, the configuration its `prepare` made, and the
+ * parallelism to wrap it in.
+ *
+ * @module
+ */
+import { type MessageQueue, ParallelMessageQueue } from "@fedify/fedify";
+import { findDriver, loadDrivers } from "../drivers/mod.ts";
+import type { Json } from "./driver.ts";
+
+/** The queue part of a sender's or worker's spec. */
+export interface QueueSpec {
+  /** The driver's name. */
+  readonly driver: string;
+  /** User driver modules to load besides the built-in ones. */
+  readonly driverModules: readonly string[];
+  /** What the driver's `prepare` returned. */
+  readonly config: Json;
+  /** `ParallelMessageQueue` workers; 1 means no wrapper. */
+  readonly parallelism: number;
+}
+
+/** A queue opened from a {@link QueueSpec}, or none for synchronous delivery. */
+export interface ChildQueue {
+  /** The queue to give Fedify, already wrapped for parallelism. */
+  readonly queue?: MessageQueue;
+  /** The queue without the parallel wrapper, for `getDepth()`. */
+  readonly inner?: MessageQueue;
+  /** Releases the queue's connections. */
+  close(): Promise<void>;
+}
+
+/** Opens the queue a spec describes. */
+export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
+  const drivers = await loadDrivers(spec.driverModules);
+  const driver = findDriver(drivers, spec.driver);
+  if (driver == null) throw new Error(`unknown driver: ${spec.driver}`);
+  if (driver.open == null) return { close: () => Promise.resolve() };
+  const opened = await driver.open(spec.config);
+  const queue = spec.parallelism > 1
+    ? new ParallelMessageQueue(opened.queue, spec.parallelism)
+    : opened.queue;
+  return { queue, inner: opened.queue, close: () => opened.close() };
+}

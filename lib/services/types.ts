@@ -1,0 +1,45 @@
+/**
+ * Types for the queue servers (Redis, PostgreSQL, …) the bench either
+ * connects to by URL or starts as throwaway instances.
+ *
+ * @module
+ */
+
+/** Options for {@link ServiceDefinition.start}. */
+export interface StartOptions {
+  /** An empty folder for the server's data, sockets and logs. */
+  readonly dir: string;
+  /** A free TCP port on 127.0.0.1 to listen on. */
+  readonly port: number;
+  /** Aborts a slow start. */
+  readonly signal?: AbortSignal;
+}
+
+/** A throwaway server that the bench started. */
+export interface StartedServer {
+  /** The URL clients connect to (no password). */
+  readonly url: string;
+  /** The server's main process id, for resource accounting. */
+  readonly pid: number;
+  /** Stops the server and waits for its processes to exit. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Describes a kind of server a driver needs. */
+export interface ServiceDefinition {
+  /** Short name, for example `"redis"`. */
+  readonly name: string;
+  /** The environment variable that holds a user-given URL. */
+  readonly urlEnv: string;
+  /** Executables that must be on `PATH` to start a throwaway server. */
+  readonly binaries: readonly string[];
+  /** How to install the binaries, for the skip reason. */
+  readonly installHint: string;
+  /** Starts a throwaway server; resolves once it accepts connections. */
+  start(options: StartOptions): Promise<StartedServer>;
+  /**
+   * Connects to `url` and returns the server's version; throws an error whose
+   * message says what is wrong when it cannot be reached within `timeoutMs`.
+   */
+  probe(url: string, timeoutMs: number): Promise<{ version: string }>;
+}

@@ -1,0 +1,41 @@
+/**
+ * The worker process: a federation sharing the sender's persistent queue,
+ * started with `manuallyStartQueue` + `startQueue` as a real deployment's
+ * separate worker would be.  It delivers what the sender enqueued.
+ *
+ * Messages to the runner: `ready`, `error`.
+ *
+ * @module
+ */
+import { emit, readSpec, stopRequested } from "./child_io.ts";
+import { createSenderFederation } from "./federation.ts";
+import { openQueue, type QueueSpec } from "./queue_spec.ts";
+
+/** What the runner tells a worker. */
+export interface WorkerSpec {
+  /** The queue to consume. */
+  readonly queue: QueueSpec;
+}
+
+async function main(spec: WorkerSpec): Promise<void> {
+  const stop = stopRequested();
+  const opened = await openQueue(spec.queue);
+  if (opened.queue == null) throw new Error("a worker needs a queue");
+  const federation = createSenderFederation({ queue: opened.queue });
+  const consuming = federation.startQueue(undefined, { signal: stop.signal });
+  emit({ type: "ready", pid: Deno.pid });
+  await stop.done;
+  await consuming;
+  await opened.close();
+}
+
+if (import.meta.main) {
+  try {
+    await main(readSpec<WorkerSpec>());
+    Deno.exit(0);
+  } catch (error) {
+    emit({ type: "error", message: String(error) });
+    console.error(error);
+    Deno.exit(1);
+  }
+}
