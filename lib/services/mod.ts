@@ -1,0 +1,348 @@
+/**
+ * The queue servers the bench needs: given by URL (`REDIS_URL`,
+ * `POSTGRES_URL`, …) or started as throwaway instances on free ports.
+ *
+ * @example
+ * ```ts
+ * const services = new ServiceManager();
+ * try {
+ *   const { url } = await services.acquire(redisService);
+ *   // … run against url …
+ * } finally {
+ *   await services.stopAll();
+ * }
+ * ```
+ *
+ * @module
+ */
+import type { Availability } from "../driver.ts";
+import type { ServiceDefinition, StartedServer } from "./types.ts";
+import { findBinary, urlPassword } from "./util.ts";
+
+export type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "./types.ts";
+export { postgresService, probePostgres, startPostgres } from "./postgres.ts";
+export {
+  probeRedis,
+  redisService,
+  startRedis,
+  type StartRedisOptions,
+} from "./redis.ts";
+export { findBinary, redactUrl } from "./util.ts";
+
+/** Environment variables whose URL passwords {@link redactSecrets} hides. */
+export const SECRET_URL_ENVS: readonly string[] = [
+  "REDIS_URL",
+  "POSTGRES_URL",
+  "AMQP_URL",
+  "MYSQL_URL",
+];
+
+/**
+ * Secrets shorter than this are not replaced as bare strings (replacing every
+ * `"ab"` in a report would wreck it); they are still hidden wherever they
+ * appear as a URL's password.
+ */
+const MIN_SECRET_LENGTH = 3;
+
+const registeredSecrets = new Set<string>();
+
+/** Adds a secret and, if it is percent-encoded, its decoded form. */
+function addSecret(into: Set<string>, secret: string): void {
+  if (secret.length < MIN_SECRET_LENGTH) return;
+  into.add(secret);
+  try {
+    const decoded = decodeURIComponent(secret);
+    if (decoded.length >= MIN_SECRET_LENGTH) into.add(decoded);
+  } catch {
+    // Not percent-encoded.
+  }
+}
+
+/**
+ * Registers secrets for {@link redactSecrets} to remove from now on.  A value
+ * that looks like a URL (`scheme://…`) registers only its password, if any;
+ * any other value is registered as it is.
+ *
+ * @param values URLs or bare secrets.
+ */
+export function registerSecrets(...values: readonly string[]): void {
+  for (const value of values) {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(value)) {
+      const password = urlPassword(value);
+      if (password != null) addSecret(registeredSecrets, password);
+    } else {
+      addSecret(registeredSecrets, value);
+    }
+  }
+}
+
+/** Reads an environment variable; `undefined` if unset, empty or denied. */
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const URL_WITH_PASSWORD =
+  /\b([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s:/?#@"'<>]*):([^\s/?#@"'<>]+)@/g;
+
+/**
+ * Removes secrets from arbitrary text (logs, error messages, reports): the
+ * password of every URL in `REDIS_URL`, `POSTGRES_URL`, `AMQP_URL` and
+ * `MYSQL_URL`, everything given to {@link registerSecrets}, and the password
+ * of any `scheme://user:password@` URL in the text.  Each becomes `***`.
+ *
+ * @param text Any text.
+ * @returns The text without those secrets.
+ */
+export function redactSecrets(text: string): string {
+  const secrets = new Set(registeredSecrets);
+  for (const name of SECRET_URL_ENVS) {
+    const url = readEnv(name);
+    const password = url == null ? undefined : urlPassword(url);
+    if (password != null) addSecret(secrets, password);
+  }
+  let result = text.replace(URL_WITH_PASSWORD, "$1:***@");
+  // Longest first, so a secret that contains another goes whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    result = result.replaceAll(secret, "***");
+  }
+  return result;
+}
+
+/**
+ * Finds a free TCP port on 127.0.0.1 by listening on port 0.  Another
+ * process may take it before it is used; that is unlikely enough here.
+ *
+ * @returns A port number.
+ */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    return (listener.addr as Deno.NetAddr).port;
+  } finally {
+    listener.close();
+  }
+}
+
+/**
+ * Lists the executables that are not on `PATH`.
+ *
+ * @param names Executable names.
+ * @returns Those not found, in the given order.
+ */
+export function missingBinaries(names: readonly string[]): string[] {
+  return names.filter((name) => findBinary(name) == null);
+}
+
+/**
+ * Tells whether every executable is on `PATH`.
+ *
+ * @param names Executable names.
+ */
+export function hasBinaries(names: readonly string[]): boolean {
+  return missingBinaries(names).length === 0;
+}
+
+/** A server ready for use, from {@link ServiceManager.acquire}. */
+export interface AcquiredService {
+  /** The URL to connect to; may hold a password when user-given. */
+  readonly url: string;
+  /** The server's version, as it reports it. */
+  readonly version: string;
+  /** Whether the bench started this server (it is throwaway). */
+  readonly startedByBench: boolean;
+  /** The server's main process id, when the bench started it. */
+  readonly pid?: number;
+}
+
+/** A throwaway server the manager started, or is starting. */
+interface Entry {
+  readonly controller: AbortController;
+  promise?: Promise<AcquiredService>;
+  dir?: string;
+  server?: StartedServer;
+}
+
+/** How long a user-given server may take to answer the probe. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Hands out servers: the user's (from the definition's URL variable) when
+ * given, otherwise one throwaway server per definition, started on first use
+ * and shared after that.  Call {@link ServiceManager.stopAll} when done.
+ */
+export class ServiceManager {
+  readonly #entries = new Map<ServiceDefinition, Entry>();
+  readonly #userGiven = new Map<ServiceDefinition, Promise<AcquiredService>>();
+
+  /**
+   * Says whether a definition's server can be had here: from its URL
+   * variable, or by starting one.  When it cannot, the reason names the fix.
+   *
+   * @param def The server kind.
+   */
+  availability(def: ServiceDefinition): Availability {
+    if (readEnv(def.urlEnv) != null) {
+      return { available: true, note: `uses $${def.urlEnv}` };
+    }
+    const missing = missingBinaries(def.binaries);
+    if (missing.length === 0) {
+      return {
+        available: true,
+        note: `starts a throwaway ${def.binaries.at(-1) ?? def.name}`,
+      };
+    }
+    return {
+      available: false,
+      reason: `${missing.join(", ")} not found; install ${
+        missing.length > 1 ? "them" : "it"
+      } (${def.installHint}) or set ${def.urlEnv}`,
+    };
+  }
+
+  /**
+   * Gets a server of the given kind.  With the URL variable set, probes it
+   * (10 seconds at most) and returns it.  Otherwise starts a throwaway server
+   * in a fresh temporary folder, once per definition; concurrent and later
+   * calls share it.
+   *
+   * @param def The server kind.
+   * @param signal Stops this call's wait (a start in progress goes on, for
+   *   other callers; {@link stopAll} ends it).
+   * @returns The server's URL and version.
+   * @throws {Error} When the server cannot be reached or started; the
+   *   message names the (redacted) URL or the log's last lines.
+   */
+  acquire(
+    def: ServiceDefinition,
+    signal?: AbortSignal,
+  ): Promise<AcquiredService> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const url = readEnv(def.urlEnv);
+    let promise: Promise<AcquiredService>;
+    if (url != null) {
+      registerSecrets(url);
+      promise = this.#userGiven.get(def) ?? this.#probeUserGiven(def, url);
+    } else {
+      promise = this.#entries.get(def)?.promise ?? this.#start(def);
+    }
+    return signal == null ? promise : abortable(promise, signal);
+  }
+
+  #probeUserGiven(
+    def: ServiceDefinition,
+    url: string,
+  ): Promise<AcquiredService> {
+    const promise = def.probe(url, PROBE_TIMEOUT_MS).then(
+      ({ version }): AcquiredService => ({
+        url,
+        version,
+        startedByBench: false,
+      }),
+      (error: unknown) => {
+        this.#userGiven.delete(def);
+        throw new Error(
+          `$${def.urlEnv} is not usable: ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+          { cause: error },
+        );
+      },
+    );
+    this.#userGiven.set(def, promise);
+    return promise;
+  }
+
+  #start(def: ServiceDefinition): Promise<AcquiredService> {
+    const entry: Entry = { controller: new AbortController() };
+    const promise = this.#run(def, entry);
+    entry.promise = promise;
+    this.#entries.set(def, entry);
+    return promise;
+  }
+
+  async #run(def: ServiceDefinition, entry: Entry): Promise<AcquiredService> {
+    const dir = await Deno.makeTempDir({ prefix: `fqb-${def.name}-` });
+    entry.dir = dir;
+    try {
+      const server = await def.start({
+        dir,
+        port: freePort(),
+        signal: entry.controller.signal,
+      });
+      entry.server = server;
+      const { version } = await def.probe(server.url, PROBE_TIMEOUT_MS);
+      return {
+        url: server.url,
+        version,
+        startedByBench: true,
+        pid: server.pid,
+      };
+    } catch (error) {
+      if (this.#entries.get(def) === entry) this.#entries.delete(def);
+      await entry.server?.stop().catch(() => {});
+      entry.server = undefined;
+      entry.dir = undefined;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The process ids of the running throwaway servers. */
+  startedPids(): number[] {
+    const pids: number[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.server != null) pids.push(entry.server.pid);
+    }
+    return pids;
+  }
+
+  /** The temporary folders of the throwaway servers, removed by {@link stopAll}. */
+  tempDirs(): string[] {
+    const dirs: string[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.dir != null) dirs.push(entry.dir);
+    }
+    return dirs;
+  }
+
+  /**
+   * Stops every throwaway server this manager started, waits for them to
+   * exit, and removes their folders.  Starts in progress are aborted.
+   * Servers that already died are fine.  Safe to call more than once; the
+   * manager can be used again afterwards.
+   */
+  async stopAll(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    this.#userGiven.clear();
+    await Promise.all(entries.map(async (entry) => {
+      entry.controller.abort(new Error("the service manager is stopping"));
+      await entry.promise?.catch(() => {});
+      await entry.server?.stop().catch(() => {});
+      entry.server = undefined;
+      if (entry.dir != null) {
+        await Deno.remove(entry.dir, { recursive: true }).catch(() => {});
+      }
+    }));
+  }
+}
+
+/** Races `promise` against `signal`. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", onAbort)
+    );
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * PostgreSQL: probing a user-given server and starting throwaway ones.
+ *
+ * @module
+ */
+import postgres from "postgres";
+import type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "./types.ts";
+import {
+  errorMessage,
+  findBinary,
+  redactUrl,
+  sleep,
+  spawnLogged,
+  startError,
+  stripPassword,
+  UnreachableError,
+  withTimeout,
+} from "./util.ts";
+
+/** How long `initdb` plus the first accepted connection may take. */
+const START_TIMEOUT_MS = 20_000;
+/** How long the postmaster may take to exit after SIGINT (fast shutdown). */
+const STOP_GRACE_MS = 15_000;
+
+/** A user's ids, as found in `/etc/passwd`. */
+interface UserIds {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** Looks a user up in `/etc/passwd`. */
+async function lookUpUser(name: string): Promise<UserIds | undefined> {
+  const passwd = await Deno.readTextFile("/etc/passwd");
+  for (const line of passwd.split("\n")) {
+    const fields = line.split(":");
+    if (fields[0] === name && fields.length >= 4) {
+      return { uid: Number(fields[2]), gid: Number(fields[3]) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The user to run `initdb` and `postgres` as: `postgres` when we are root
+ * (both refuse to run as root), ourselves otherwise.
+ */
+async function serverUser(): Promise<UserIds | undefined> {
+  if (Deno.uid() !== 0) return undefined;
+  const user = await lookUpUser("postgres");
+  if (user == null) {
+    throw new Error(
+      "PostgreSQL refuses to run as root and there is no postgres user " +
+        "in /etc/passwd; run the bench as another user or set POSTGRES_URL",
+    );
+  }
+  return user;
+}
+
+/**
+ * Starts a throwaway PostgreSQL cluster: `initdb` into `dir/data`, then the
+ * `postgres` server itself as a child process (not daemonized) listening on
+ * `127.0.0.1:port` with its Unix socket in `dir/socket`.  Durability settings
+ * keep their defaults so the numbers stay realistic.  Output goes to
+ * `initdb.log` and `postgres.log` in `dir`.  When running as root, the
+ * folders are handed to the `postgres` user and both programs run as it.
+ *
+ * @param options The folder and port.
+ * @returns The running server; its URL is
+ *   `postgres://postgres@127.0.0.1:PORT/postgres` (trust authentication).
+ * @throws {Error} When `initdb` fails or the server does not accept
+ *   connections within 20 seconds (with the log's last lines), or when
+ *   `options.signal` aborts.
+ */
+export async function startPostgres(
+  options: StartOptions,
+): Promise<StartedServer> {
+  const { dir, port, signal } = options;
+  signal?.throwIfAborted();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const user = await serverUser();
+  const dataDir = `${dir}/data`;
+  const socketDir = `${dir}/socket`;
+  await Deno.mkdir(dataDir, { mode: 0o700 });
+  await Deno.mkdir(socketDir, { mode: 0o700 });
+  if (user != null) {
+    for (const path of [dir, dataDir, socketDir]) {
+      await Deno.chown(path, user.uid, user.gid);
+    }
+  }
+  const spawnOptions = {
+    cwd: dir,
+    uid: user?.uid,
+    gid: user?.gid,
+    env: { LC_ALL: "C" },
+  };
+
+  signal?.throwIfAborted();
+  const initdbLog = `${dir}/initdb.log`;
+  const initdb = await spawnLogged(findBinary("initdb") ?? "initdb", [
+    "-D",
+    dataDir,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-locale",
+  ], { ...spawnOptions, logPath: initdbLog });
+  // SIGTERM lets initdb reap its own `postgres --single` child; a SIGKILL
+  // would orphan it, and PID 1 in a container may never reap it.
+  const onAbort = () => void initdb.stop("SIGTERM", 5000);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    const { code } = await initdb.status;
+    signal?.throwIfAborted();
+    if (code !== 0) {
+      throw await startError("initdb", `exited (${code})`, initdbLog);
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+
+  signal?.throwIfAborted();
+  const logPath = `${dir}/postgres.log`;
+  const server = await spawnLogged(findBinary("postgres") ?? "postgres", [
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-k",
+    socketDir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "max_connections=200",
+  ], { ...spawnOptions, logPath });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const stop = (): Promise<void> => server.stop("SIGINT", STOP_GRACE_MS);
+  try {
+    while (true) {
+      if (server.exited) {
+        const { code } = await server.status;
+        throw await startError("postgres", `exited (${code})`, logPath);
+      }
+      try {
+        await probePostgres(url, 2000);
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) {
+          throw await startError(
+            "postgres",
+            `no connection on port ${port} within ${START_TIMEOUT_MS} ms ` +
+              `(${errorMessage(error)})`,
+            logPath,
+          );
+        }
+      }
+      await sleep(50, signal);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, pid: server.pid, stop };
+}
+
+/**
+ * Connects to the PostgreSQL server at `url` and returns its version.  Never
+ * waits longer than `timeoutMs`; always closes the connection.
+ *
+ * @param url A `postgres://` or `postgresql://` URL.
+ * @param timeoutMs The longest time to try.
+ * @returns The server's `server_version`, for example `"15.20 (Debian …)"`.
+ * @throws {Error} Naming the URL (without password) and the cause.
+ */
+export async function probePostgres(
+  url: string,
+  timeoutMs: number,
+): Promise<{ version: string }> {
+  const fail = (cause: unknown): Error =>
+    new UnreachableError(
+      `cannot reach PostgreSQL at ${redactUrl(url)} (${
+        stripPassword(errorMessage(cause), url)
+      })`,
+    );
+  let sql: postgres.Sql | undefined;
+  try {
+    sql = postgres(url, {
+      max: 1,
+      connect_timeout: Math.max(1, Math.ceil(timeoutMs / 1000)),
+      idle_timeout: 1,
+      fetch_types: false,
+      prepare: false,
+      onnotice: () => {},
+    });
+    const db = sql;
+    const rows = await withTimeout(
+      db`show server_version`.then((rows) => rows),
+      timeoutMs,
+      () => fail(`no answer within ${timeoutMs} ms`),
+    );
+    const version = String(rows[0]?.server_version ?? "").trim();
+    if (!version) throw new Error("SHOW server_version returned nothing");
+    return { version };
+  } catch (error) {
+    throw error instanceof UnreachableError ? error : fail(error);
+  } finally {
+    await sql?.end({ timeout: 0 }).catch(() => {});
+  }
+}
+
+/** PostgreSQL, from `POSTGRES_URL` or a throwaway cluster. */
+export const postgresService: ServiceDefinition = {
+  name: "postgres",
+  urlEnv: "POSTGRES_URL",
+  binaries: ["initdb", "postgres"],
+  installHint: "apt-get install postgresql",
+  start: startPostgres,
+  probe: probePostgres,
+};

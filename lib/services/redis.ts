@@ -1,0 +1,188 @@
+/**
+ * Redis: probing a user-given server and starting throwaway ones.
+ *
+ * @module
+ */
+import { Redis } from "ioredis";
+import type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "./types.ts";
+import {
+  errorMessage,
+  redactUrl,
+  sleep,
+  spawnLogged,
+  startError,
+  stripPassword,
+  UnreachableError,
+  withTimeout,
+  writeAll,
+} from "./util.ts";
+
+/** How long a throwaway Redis may take to answer PING. */
+const START_TIMEOUT_MS = 10_000;
+/** How long a throwaway Redis may take to exit after SIGTERM. */
+const STOP_GRACE_MS = 10_000;
+
+/** Options for {@link startRedis}. */
+export interface StartRedisOptions extends StartOptions {
+  /**
+   * Extra `redis-server` arguments, appended after the defaults so they win;
+   * for example `["--save", "1 1000"]` or
+   * `["--appendonly", "yes", "--appendfsync", "always"]`.
+   */
+  readonly extraArgs?: readonly string[];
+}
+
+/**
+ * Sends `PING` over a raw connection and tells whether `+PONG` came back.
+ * Never throws.
+ */
+async function ping(port: number, timeoutMs: number): Promise<boolean> {
+  let conn: Deno.TcpConn | undefined;
+  const close = () => {
+    try {
+      conn?.close();
+    } catch {
+      // Already closed.
+    }
+    conn = undefined;
+  };
+  const timer = setTimeout(close, timeoutMs);
+  try {
+    conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await writeAll(conn, new TextEncoder().encode("PING\r\n"));
+    const buffer = new Uint8Array(64);
+    const read = await conn.read(buffer);
+    return read != null &&
+      new TextDecoder().decode(buffer.subarray(0, read)).startsWith("+PONG");
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    close();
+  }
+}
+
+/**
+ * Starts a throwaway `redis-server` as a child process (not daemonized)
+ * listening on `127.0.0.1:port`, without persistence unless `extraArgs` ask
+ * for it.  Its output goes to `redis.log` in `dir`.  Resolves once it answers
+ * `PING`.
+ *
+ * @param options The folder, port, and extra arguments.
+ * @returns The running server.
+ * @throws {Error} When it does not answer within 10 seconds (the error holds
+ *   the log's last lines), or when `options.signal` aborts.
+ */
+export async function startRedis(
+  options: StartRedisOptions,
+): Promise<StartedServer> {
+  const { dir, port, signal } = options;
+  signal?.throwIfAborted();
+  const logPath = `${dir}/redis.log`;
+  const server = await spawnLogged("redis-server", [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--daemonize",
+    "no",
+    "--dir",
+    dir,
+    ...(options.extraArgs ?? []),
+  ], { logPath, cwd: dir });
+  const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  try {
+    while (true) {
+      if (server.exited) {
+        const { code } = await server.status;
+        throw await startError("redis-server", `exited (${code})`, logPath);
+      }
+      const exited = server.status.then(() => false);
+      if (await Promise.race([ping(port, 1000), exited])) break;
+      if (Date.now() > deadline) {
+        throw await startError(
+          "redis-server",
+          `no answer to PING on port ${port} within ${START_TIMEOUT_MS} ms`,
+          logPath,
+        );
+      }
+      await sleep(25, signal);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `redis://127.0.0.1:${port}`, pid: server.pid, stop };
+}
+
+/**
+ * Connects to the Redis server at `url` and returns its version.  Never waits
+ * longer than `timeoutMs`; always disconnects.
+ *
+ * @param url A `redis://` or `rediss://` URL.
+ * @param timeoutMs The longest time to try.
+ * @returns The server's `redis_version`.
+ * @throws {Error} Naming the URL (without password) and the cause.
+ */
+export async function probeRedis(
+  url: string,
+  timeoutMs: number,
+): Promise<{ version: string }> {
+  let client: Redis | undefined;
+  let lastError: unknown;
+  const fail = (cause: unknown): Error =>
+    new UnreachableError(
+      `cannot reach Redis at ${redactUrl(url)} (${
+        stripPassword(errorMessage(cause), url)
+      })`,
+    );
+  try {
+    client = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
+    });
+    // Without a listener ioredis prints "Unhandled error event".
+    client.on("error", (error) => {
+      lastError = error;
+    });
+    const redis = client;
+    const info = await withTimeout(
+      redis.connect().then(() => redis.info("server")),
+      timeoutMs,
+      () => fail(lastError ?? `no answer within ${timeoutMs} ms`),
+    );
+    const version = /^redis_version:(.+)$/m.exec(info)?.[1]?.trim();
+    if (!version) throw new Error("INFO server has no redis_version");
+    return { version };
+  } catch (error) {
+    if (error instanceof UnreachableError) throw error;
+    // The error event carries the real cause (ECONNREFUSED, …); the rejected
+    // command only says "Connection is closed".
+    throw fail(lastError ?? error);
+  } finally {
+    client?.disconnect();
+  }
+}
+
+/** Redis, from `REDIS_URL` or a throwaway `redis-server`. */
+export const redisService: ServiceDefinition = {
+  name: "redis",
+  urlEnv: "REDIS_URL",
+  binaries: ["redis-server"],
+  installHint: "apt-get install redis-server",
+  start: (options: StartOptions): Promise<StartedServer> => startRedis(options),
+  probe: probeRedis,
+};
