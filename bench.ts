@@ -25,26 +25,34 @@ async function list(drivers: readonly Driver[]): Promise<void> {
     const state = availability.available
       ? `available${availability.note ? ` (${availability.note})` : ""}`
       : `unavailable: ${availability.reason}`;
-    console.log(`${driver.name.padEnd(width)}  ${driver.description}\n${
-      " ".repeat(width)
-    }  ${state}`);
+    console.log(
+      `${driver.name.padEnd(width)}  ${driver.description}\n${
+        " ".repeat(width)
+      }  ${state}`,
+    );
   }
 }
 
 function progressPrinter(): (progress: Progress) => void {
   const tty = Deno.stderr.isTerminal();
   let lastPlain = 0;
+  let lastId = "";
   const encoder = new TextEncoder();
   return (p) => {
     const share = p.expected > 0 ? (100 * p.delivered / p.expected) : 0;
     const rate = p.elapsedSeconds > 0 ? p.delivered / p.elapsedSeconds : 0;
-    const eta = rate > 0 ? `, ETA ${Math.ceil((p.expected - p.delivered) / rate)} s` : "";
+    const eta = rate > 0
+      ? `, ETA ${Math.ceil((p.expected - p.delivered) / rate)} s`
+      : "";
     const text = `[${p.id}] ${p.delivered}/${p.expected} delivered (${
       share.toFixed(1)
-    }%), sent ${p.sent}, ${rate.toFixed(1)}/s, ${p.elapsedSeconds.toFixed(0)} s${eta}`;
+    }%), sent ${p.sent}, ${rate.toFixed(1)}/s, ${
+      p.elapsedSeconds.toFixed(0)
+    } s${eta}`;
     if (tty) {
       Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
-    } else if (p.elapsedSeconds - lastPlain >= 5 || p.elapsedSeconds < lastPlain) {
+    } else if (p.id !== lastId || p.elapsedSeconds - lastPlain >= 5) {
+      lastId = p.id;
       lastPlain = p.elapsedSeconds;
       console.error(text);
     }

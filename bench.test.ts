@@ -1,0 +1,236 @@
+/**
+ * The command line as a user meets it: bad input, --list, a real small run,
+ * and an unreachable server URL.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { ResultsDocument } from "./lib/results.ts";
+import { survivors } from "./lib/testing.ts";
+
+const BENCH = new URL("./bench.ts", import.meta.url).pathname;
+
+async function bench(args: string[], env: Record<string, string> = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-kv", BENCH, ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("bad input: exit 2, a message naming the problem, nothing written", async () => {
+  const dir = await Deno.makeTempDir();
+  const out = join(dir, "out");
+  try {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [[], { TOTAL: "abc" }, /TOTAL must be a whole number, got "abc"/],
+      [[], { RECIPIENTS: "0" }, /RECIPIENTS must be between 1 and/],
+      [["--total", "-3"], {}, /--total/],
+      [["--total", "999999999"], {}, /--total must be between 1 and/],
+      [
+        ["--drivers", "none,nope"],
+        {},
+        /unknown driver "nope"; known drivers: none, in-process/,
+      ],
+      [
+        ["--driver-module", "./no/such/module.ts"],
+        {},
+        /cannot load a driver module/,
+      ],
+      [["--wat"], {}, /Unknown option '--wat'/],
+    ];
+    for (const [args, env, message] of cases) {
+      const result = await bench(["--out", out, ...args], env);
+      assert.equal(
+        result.code,
+        2,
+        `${args} ${JSON.stringify(env)}: ${result.stderr}`,
+      );
+      assert.match(result.stderr, message);
+      assert.equal(await exists(out), false, "nothing may be written");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--list names every driver and whether it can run here", async () => {
+  const result = await bench(["--list"]);
+  assert.equal(result.code, 0, result.stderr);
+  for (const name of ["none", "in-process", "deno-kv", "redis", "postgres"]) {
+    assert.match(result.stdout, new RegExp(`^${name} `, "m"));
+  }
+  assert.match(result.stdout, /available/);
+});
+
+Deno.test("--help exits 0", async () => {
+  const result = await bench(["--help"]);
+  assert.equal(result.code, 0);
+  assert.match(result.stdout, /Usage: deno task bench/);
+});
+
+Deno.test({
+  name:
+    "a small run writes latest.json and latest.md; a bad URL fails only its configuration, without leaking the password",
+  sanitizeResources: false,
+  async fn() {
+    const out = await Deno.makeTempDir();
+    try {
+      const result = await bench(
+        [
+          "--drivers",
+          "none,postgres,in-process",
+          "--parallel",
+          "1",
+          "--out",
+          out,
+        ],
+        {
+          TOTAL: "3",
+          RECIPIENTS: "6",
+          POSTGRES_URL: "postgres://bench:hunter2secret@127.0.0.1:1/nowhere",
+        },
+      );
+      assert.equal(
+        result.code,
+        1,
+        "a failed configuration makes the exit code 1",
+      );
+      const json = await Deno.readTextFile(join(out, "latest.json"));
+      const md = await Deno.readTextFile(join(out, "latest.md"));
+      for (const text of [result.stdout, result.stderr, json, md]) {
+        assert.doesNotMatch(text, /hunter2secret/);
+      }
+      const document: ResultsDocument = JSON.parse(json);
+      assert.equal(document.schemaVersion, 1);
+      assert.deepEqual(document.params.total, 3);
+      assert.deepEqual(document.params.recipients, 6);
+      assert.ok(document.finishedAt);
+      const byId = Object.fromEntries(document.results.map((r) => [r.id, r]));
+      assert.deepEqual(Object.keys(byId), ["none", "postgres", "in-process"]);
+      assert.equal(byId.postgres.status, "failed");
+      assert.match(byId.postgres.reason!, /POSTGRES_URL.*127\.0\.0\.1:1/);
+      for (const id of ["none", "in-process"]) {
+        assert.equal(byId[id].status, "ok");
+        assert.equal(byId[id].delivered, 18);
+        assert.equal(byId[id].duplicates, 0);
+        assert.equal(byId[id].missing, 0);
+        for (
+          const key of [
+            "id",
+            "driver",
+            "parallelism",
+            "status",
+            "reason",
+            "expected",
+            "delivered",
+            "duplicates",
+            "missing",
+            "sendSeconds",
+            "receiveSeconds",
+            "totalSeconds",
+            "deliveriesPerSecond",
+          ]
+        ) assert.ok(key in byId[id], key);
+      }
+      assert.match(result.stdout, /\| none +\| ok +\|/);
+      assert.match(md, /\| postgres +\| failed +\|/);
+      const pids = document.results.flatMap((r) =>
+        r.processes.map((p) => p.pid)
+      );
+      assert.deepEqual(await survivors(pids), []);
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "Ctrl-C stops the run, keeps what finished, and leaves no process or server behind",
+  sanitizeResources: false,
+  async fn() {
+    const out = await Deno.makeTempDir();
+    try {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          "--unstable-kv",
+          BENCH,
+          "--drivers",
+          "none,redis",
+          "--parallel",
+          "1",
+          "--total",
+          "100",
+          "--recipients",
+          "30",
+          "--out",
+          out,
+        ],
+        env: { NO_COLOR: "1", TOTAL: "", RECIPIENTS: "" },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const stdout = child.stdout.pipeThrough(new TextDecoderStream())
+        .getReader();
+      let stderr = "";
+      const reader = child.stderr.pipeThrough(new TextDecoderStream())
+        .getReader();
+      // Interrupt once the redis configuration is under way.
+      while (!/\[redis\] \d+\/\d+ delivered/.test(stderr)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        stderr += value;
+      }
+      child.kill("SIGINT");
+      const drain = async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          stderr += value;
+        }
+      };
+      const [status] = await Promise.all([
+        child.status,
+        drain(),
+        (async () => {
+          while (!(await stdout.read()).done) { /* drain */ }
+        })(),
+      ]);
+      assert.equal(status.code, 130, stderr);
+      assert.match(stderr, /interrupted/);
+      const document: ResultsDocument = JSON.parse(
+        await Deno.readTextFile(join(out, "latest.json")),
+      );
+      const [none, redis] = document.results;
+      assert.equal(none.status, "ok", "the finished configuration is kept");
+      assert.equal(redis.status, "incomplete");
+      assert.equal(redis.reason, "interrupted");
+      assert.equal(redis.totalSeconds, null);
+      const pids = document.results.flatMap((r) =>
+        r.processes.map((p) => p.pid)
+      );
+      assert.ok(redis.processes.some((p) => p.role === "server"));
+      assert.deepEqual(await survivors(pids), []);
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});
