@@ -36,7 +36,18 @@ export interface LedgerStats {
   readonly lastAt: number | null;
   /** Epoch milliseconds of the latest accepted request of any kind. */
   readonly lastRequestAt: number | null;
+  /** Requests for expected pairs, accepted or refused. */
+  readonly attempts: number;
+  /** Pairs attempted again after a refused attempt (retries). */
+  readonly retried: number;
+  /** Attempts the inbox refused on purpose, by how. */
+  readonly refused: Readonly<Record<Refusal, number>>;
+  /** Pairs addressed to a gone recipient that were attempted. */
+  readonly goneAttempted: number;
 }
+
+/** How the inbox refused an attempt. */
+export type Refusal = "error" | "gone" | "drop" | "unverified";
 
 /** Why a request was not counted as a delivery. */
 export type Rejection =
@@ -73,6 +84,16 @@ export function recipientId(origin: string, n: number): URL {
 export class DeliveryLedger {
   readonly #expectation: Expectation;
   readonly #counts: Uint32Array;
+  readonly #attempts: Uint32Array;
+  #attemptTotal = 0;
+  #retried = 0;
+  #goneAttempted = 0;
+  readonly #refused: Record<Refusal, number> = {
+    error: 0,
+    gone: 0,
+    drop: 0,
+    unverified: 0,
+  };
   readonly #firstArrival: Float64Array;
   #delivered = 0;
   #duplicates = 0;
@@ -96,11 +117,12 @@ export class DeliveryLedger {
     }
     this.#expectation = expectation;
     this.#counts = new Uint32Array(size);
+    this.#attempts = new Uint32Array(size);
     this.#firstArrival = new Float64Array(size).fill(NaN);
   }
 
   /**
-   * Records one inbox request.
+   * Records one inbox request that the inbox accepts.
    * @param path The request's URL path, e.g. `/users/3/inbox`.
    * @param activityId The `id` of the posted activity, if it had one.
    * @param at Arrival time in epoch milliseconds.
@@ -111,24 +133,59 @@ export class DeliveryLedger {
     activityId: string | undefined,
     at: number,
   ): "delivered" | "duplicate" | Rejection {
+    const pair = this.locate(path, activityId, at);
+    if (typeof pair !== "number") return pair;
+    this.attempt(pair);
+    return this.deliver(pair, at);
+  }
+
+  /**
+   * Finds the expected pair a request is for, counting the request; an
+   * unexpected request is counted as such and its reason returned.
+   */
+  locate(
+    path: string,
+    activityId: string | undefined,
+    at: number,
+  ): number | Rejection {
     this.#requests++;
     this.#lastRequestAt = at;
     const outcome = this.#classify(path, activityId);
     if (typeof outcome !== "number") {
       this.#unexpected++;
       this.#rejections[outcome]++;
-      return outcome;
     }
-    const seen = this.#counts[outcome]++;
+    return outcome;
+  }
+
+  /** Counts an attempt at `pair`; returns its number, 1 for the first. */
+  attempt(pair: number): number {
+    this.#attemptTotal++;
+    const n = ++this.#attempts[pair];
+    // A second attempt at a pair not yet accepted is a retry; one after an
+    // acceptance is a duplicate, counted by deliver().
+    if (n === 2 && this.#counts[pair] === 0) this.#retried++;
+    return n;
+  }
+
+  /** Records that `pair` was accepted at `at`. */
+  deliver(pair: number, at: number): "delivered" | "duplicate" {
+    const seen = this.#counts[pair]++;
     if (seen > 0) {
       this.#duplicates++;
       return "duplicate";
     }
     this.#delivered++;
-    this.#firstArrival[outcome] = at;
+    this.#firstArrival[pair] = at;
     if (this.#firstAt == null || at < this.#firstAt) this.#firstAt = at;
     if (this.#lastAt == null || at > this.#lastAt) this.#lastAt = at;
     return "delivered";
+  }
+
+  /** Records that an attempt at `pair` was refused. */
+  refuse(pair: number, how: Refusal): void {
+    this.#refused[how]++;
+    if (how === "gone" && this.#attempts[pair] === 1) this.#goneAttempted++;
   }
 
   #classify(path: string, id: string | undefined): number | Rejection {
@@ -165,6 +222,10 @@ export class DeliveryLedger {
       firstAt: this.#firstAt,
       lastAt: this.#lastAt,
       lastRequestAt: this.#lastRequestAt,
+      attempts: this.#attemptTotal,
+      retried: this.#retried,
+      refused: { ...this.#refused },
+      goneAttempted: this.#goneAttempted,
     };
   }
 
@@ -181,8 +242,13 @@ export class DeliveryLedger {
     return this.#firstArrival.slice();
   }
 
-  /** How many times each expected pair arrived, same indexing. */
+  /** How many times each expected pair was accepted, same indexing. */
   counts(): Uint32Array {
     return this.#counts.slice();
+  }
+
+  /** How many attempts each expected pair had, same indexing. */
+  attemptCounts(): Uint32Array {
+    return this.#attempts.slice();
   }
 }

@@ -1,15 +1,27 @@
 /**
- * The fake inbox server: accepts every recipient's inbox POST, answers 202 at
- * once, and records each (activity, recipient) arrival in a
- * {@link DeliveryLedger}.  Run as its own process by the runner, or embedded
- * with {@link serveInbox}.
+ * The fake inbox server: accepts every recipient's inbox POST and records
+ * each (activity, recipient) attempt and arrival in a {@link DeliveryLedger}.
+ * By default it answers 202 at once; an {@link InboxProfile} makes it slow,
+ * failing, gone, connection-dropping or signature-verifying on purpose.
+ * Run as its own process by the runner, or embedded with {@link serveInbox}.
  *
  * Control endpoints (GET): `/_bench/stats` returns {@link InboxStats};
- * `/_bench/arrivals` returns first-arrival times and counts per pair.
+ * `/_bench/arrivals` returns first-arrival times, acceptances and attempts
+ * per pair.
  *
  * @module
  */
-import { emit, now, readSpec, stopRequested } from "../lib/child_io.ts";
+import http from "node:http";
+import { verifyRequest } from "@fedify/fedify";
+import type { CryptographicKey, Multikey } from "@fedify/vocab";
+import { getDocumentLoader } from "@fedify/vocab-runtime";
+import { control, emit, now, readSpec } from "../lib/child_io.ts";
+import {
+  Behaviour,
+  type InboxProfile,
+  INSTANT_INBOX,
+  needsDrops,
+} from "./behaviour.ts";
 import {
   DeliveryLedger,
   type Expectation,
@@ -21,20 +33,28 @@ import {
 export interface InboxOptions extends Expectation {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   readonly port?: number;
+  /** How to misbehave; answers 202 at once when absent. */
+  readonly profile?: InboxProfile;
 }
 
 /** What `/_bench/stats` returns. */
 export interface InboxStats extends LedgerStats {
   /** Unexpected requests by reason. */
   readonly rejections: Readonly<Record<Rejection, number>>;
+  /** Pairs addressed to gone recipients: never deliverable. */
+  readonly goneDeliveries: number;
+  /** Which HTTP server the inbox runs on. */
+  readonly transport: "deno" | "node";
 }
 
 /** What `/_bench/arrivals` returns. */
 export interface InboxArrivals {
   /** First-arrival epoch ms per pair (`activity × recipients + recipient`), `null` if none. */
   readonly firstArrival: (number | null)[];
-  /** Arrival count per pair. */
+  /** Accepted arrivals per pair. */
   readonly counts: number[];
+  /** Attempts per pair, accepted or not. */
+  readonly attempts: number[];
 }
 
 /** A running inbox server. */
@@ -47,60 +67,238 @@ export interface RunningInbox {
   shutdown(): Promise<void>;
 }
 
-/** Starts a fake inbox on 127.0.0.1. */
-export function serveInbox(options: InboxOptions): Promise<RunningInbox> {
-  const ledger = new DeliveryLedger(options);
+/** The answer to one request: a status, or a dropped connection. */
+type Answer = { status: number; json?: unknown } | "drop";
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, ms));
+}
+
+/** Request handling, independent of the HTTP server underneath. */
+class Inbox {
+  readonly ledger: DeliveryLedger;
+  readonly #behaviour: Behaviour;
+  readonly #profile: InboxProfile;
+  readonly #transport: "deno" | "node";
+  readonly #keys = new Map<string, CryptographicKey | Multikey | null>();
+  readonly #documentLoader = getDocumentLoader({ allowPrivateAddress: true });
+
+  constructor(options: InboxOptions, transport: "deno" | "node") {
+    this.ledger = new DeliveryLedger(options);
+    this.#profile = options.profile ?? INSTANT_INBOX;
+    this.#behaviour = new Behaviour(
+      this.#profile,
+      options.total,
+      options.recipients,
+    );
+    this.#transport = transport;
+  }
+
+  control(path: string): Answer | undefined {
+    if (path === "/_bench/stats") {
+      const stats: InboxStats = {
+        ...this.ledger.stats(),
+        rejections: this.ledger.rejections(),
+        goneDeliveries: this.#behaviour.goneDeliveries,
+        transport: this.#transport,
+      };
+      return { status: 200, json: stats };
+    }
+    if (path === "/_bench/arrivals") {
+      const body: InboxArrivals = {
+        firstArrival: Array.from(
+          this.ledger.arrivals(),
+          (t) => Number.isNaN(t) ? null : t,
+        ),
+        counts: Array.from(this.ledger.counts()),
+        attempts: Array.from(this.ledger.attemptCounts()),
+      };
+      return { status: 200, json: body };
+    }
+    return undefined;
+  }
+
+  async deliver(
+    path: string,
+    body: string,
+    at: number,
+    request: () => Request,
+  ): Promise<Answer> {
+    let id: string | undefined;
+    try {
+      const parsed = JSON.parse(body);
+      if (typeof parsed?.id === "string") id = parsed.id;
+    } catch {
+      // counted as a bad body by the ledger
+    }
+    const pair = this.ledger.locate(path, id, at);
+    if (typeof pair !== "number") return { status: 202 };
+    const attempt = this.ledger.attempt(pair);
+    await sleep(this.#behaviour.delayMs());
+    if (this.#profile.verifySignatures && !(await this.#verify(request()))) {
+      this.ledger.refuse(pair, "unverified");
+      return { status: 401 };
+    }
+    const verdict = this.#behaviour.verdict(pair, attempt);
+    switch (verdict) {
+      case "accept":
+        // Arrival is when the request came in, not when we answered.
+        this.ledger.deliver(pair, at);
+        return { status: 202 };
+      case "error":
+        this.ledger.refuse(pair, "error");
+        return { status: 503 };
+      case "gone":
+        this.ledger.refuse(pair, "gone");
+        return { status: 410 };
+      case "drop":
+        this.ledger.refuse(pair, "drop");
+        return "drop";
+    }
+  }
+
+  async #verify(request: Request): Promise<boolean> {
+    const keys = this.#keys;
+    try {
+      const key = await verifyRequest(request, {
+        documentLoader: this.#documentLoader,
+        contextLoader: this.#documentLoader,
+        spec: request.headers.has("signature-input")
+          ? "rfc9421"
+          : "draft-cavage-http-signatures-12",
+        keyCache: {
+          get: (keyId) => Promise.resolve(keys.get(keyId.href)),
+          set: (keyId, key) => {
+            keys.set(keyId.href, key);
+            return Promise.resolve();
+          },
+        },
+      });
+      return key != null;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function serveWithDeno(inbox: Inbox, port: number): Promise<RunningInbox> {
   const { promise, resolve } = Promise.withResolvers<number>();
   const server = Deno.serve({
     hostname: "127.0.0.1",
-    port: options.port ?? 0,
+    port,
     onListen: ({ port }) => resolve(port),
   }, async (request) => {
     const at = now();
     const path = new URL(request.url).pathname;
-    if (request.method === "GET") {
-      if (path === "/_bench/stats") {
-        const stats: InboxStats = {
-          ...ledger.stats(),
-          rejections: ledger.rejections(),
-        };
-        return Response.json(stats);
-      }
-      if (path === "/_bench/arrivals") {
-        const body: InboxArrivals = {
-          firstArrival: Array.from(
-            ledger.arrivals(),
-            (t) => Number.isNaN(t) ? null : t,
-          ),
-          counts: Array.from(ledger.counts()),
-        };
-        return Response.json(body);
-      }
+    let answer: Answer | undefined;
+    if (request.method === "GET") answer = inbox.control(path);
+    if (answer == null && request.method === "POST") {
+      const body = await request.text();
+      answer = await inbox.deliver(
+        path,
+        body,
+        at,
+        () =>
+          new Request(request.url, {
+            method: "POST",
+            headers: request.headers,
+            body,
+          }),
+      );
     }
-    if (request.method !== "POST") {
-      ledger.record(path, undefined, at);
+    if (answer == null) {
+      inbox.ledger.locate(path, undefined, at);
       return new Response(null, { status: 405 });
     }
-    let id: string | undefined;
-    try {
-      const body = await request.json();
-      if (typeof body?.id === "string") id = body.id;
-    } catch {
-      // counted as a bad body below
-    }
-    ledger.record(path, id, at);
-    return new Response(null, { status: 202 });
+    if (answer === "drop") throw new Error("unreachable: drops need node");
+    return answer.json === undefined
+      ? new Response(null, { status: answer.status })
+      : Response.json(answer.json, { status: answer.status });
   });
   return promise.then((port) => ({
     port,
-    ledger,
+    ledger: inbox.ledger,
     shutdown: () => server.shutdown(),
   }));
 }
 
+function serveWithNode(inbox: Inbox, port: number): Promise<RunningInbox> {
+  const server = http.createServer((req, res) => {
+    const at = now();
+    const path = new URL(req.url ?? "/", "http://inbox").pathname;
+    const chunks: Uint8Array[] = [];
+    req.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    req.on("end", async () => {
+      let answer: Answer | undefined;
+      if (req.method === "GET") answer = inbox.control(path);
+      if (answer == null && req.method === "POST") {
+        const body = new TextDecoder().decode(
+          new Uint8Array(Buffer.concat(chunks)),
+        );
+        answer = await inbox.deliver(path, body, at, () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(req.headers)) {
+            if (typeof value === "string") headers.set(name, value);
+            else if (Array.isArray(value)) headers.set(name, value.join(", "));
+          }
+          return new Request(`http://${req.headers.host}${req.url}`, {
+            method: "POST",
+            headers,
+            body,
+          });
+        });
+      }
+      if (answer == null) {
+        inbox.ledger.locate(path, undefined, at);
+        answer = { status: 405 };
+      }
+      if (answer === "drop") {
+        req.socket.destroy();
+        return;
+      }
+      if (answer.json === undefined) {
+        res.writeHead(answer.status).end();
+      } else {
+        res.writeHead(answer.status, { "content-type": "application/json" })
+          .end(JSON.stringify(answer.json));
+      }
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === "object" && address != null
+          ? address.port
+          : port,
+        ledger: inbox.ledger,
+        shutdown: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * Starts a fake inbox on 127.0.0.1.  It runs on `Deno.serve` (about 12,000
+ * deliveries/s here) unless the profile drops connections, which needs
+ * `node:http` (about 3,000/s).
+ */
+export function serveInbox(options: InboxOptions): Promise<RunningInbox> {
+  const drops = options.profile != null && needsDrops(options.profile);
+  const inbox = new Inbox(options, drops ? "node" : "deno");
+  return drops
+    ? serveWithNode(inbox, options.port ?? 0)
+    : serveWithDeno(inbox, options.port ?? 0);
+}
+
 if (import.meta.main) {
   const spec = readSpec<InboxOptions>();
-  const stop = stopRequested();
+  const stop = control();
   const inbox = await serveInbox(spec);
   emit({ type: "ready", port: inbox.port, pid: Deno.pid });
   await stop.done;
