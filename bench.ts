@@ -6,10 +6,12 @@
 import { findDriver, loadDrivers } from "./drivers/mod.ts";
 import type { Driver } from "./lib/driver.ts";
 import { HELP, parseCli, UsageError } from "./lib/params.ts";
-import { label, renderTable } from "./lib/report.ts";
+import { renderTable } from "./lib/report.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results.ts";
+import { join } from "node:path";
 import type { Progress } from "./lib/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
-import { driverAvailability, runSuite } from "./lib/suite.ts";
+import { driverAvailability, runSuite, sameMeasurement } from "./lib/suite.ts";
 import { toFileUrl } from "./lib/paths.ts";
 
 function fail(message: string, code: number): never {
@@ -40,11 +42,12 @@ function progressPrinter(): (progress: Progress) => void {
   const encoder = new TextEncoder();
   return (p) => {
     const share = p.expected > 0 ? (100 * p.delivered / p.expected) : 0;
-    const rate = p.elapsedSeconds > 0 ? p.delivered / p.elapsedSeconds : 0;
+    const rate = p.currentRate;
     const eta = rate > 0
       ? `, ETA ${Math.ceil((p.expected - p.delivered) / rate)} s`
       : "";
-    const text = `[${p.id}] ${p.delivered}/${p.expected} delivered (${
+    const run = p.runs > 1 ? ` run ${p.run}/${p.runs}` : "";
+    const text = `[${p.id}${run}] ${p.delivered}/${p.expected} delivered (${
       share.toFixed(1)
     }%), sent ${p.sent}, ${rate.toFixed(1)}/s, ${
       p.elapsedSeconds.toFixed(0)
@@ -98,6 +101,43 @@ async function main(): Promise<number> {
     },
   );
 
+  let resumeFrom: ResultsDocument | undefined;
+  if (options.resume) {
+    const path = join(options.out, "latest.json");
+    try {
+      resumeFrom = JSON.parse(await Deno.readTextFile(path));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) {
+        fail(
+          `cannot resume from ${path}: ${(error as Error).message}; ` +
+            `remove it or run without --resume`,
+          2,
+        );
+      }
+      console.error(
+        `nothing to resume in ${path}: running every configuration`,
+      );
+    }
+    if (resumeFrom != null && resumeFrom.schemaVersion !== 1) {
+      fail(`cannot resume from ${path}: not a schemaVersion 1 results file`, 2);
+    }
+  }
+  const params: SuiteParams = {
+    total: options.total,
+    recipients: options.recipients,
+    fanout: options.fanout,
+    rsaBits: options.rsaBits,
+    timeoutSeconds: options.timeoutSeconds,
+    stallTimeoutSeconds: options.stallTimeoutSeconds,
+    runs: options.runs,
+    workers: options.workers,
+  };
+  if (resumeFrom != null && !sameMeasurement(resumeFrom.params, params)) {
+    console.error(
+      "the results file was made with other parameters: running every configuration",
+    );
+  }
+
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) {
@@ -111,24 +151,21 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGTERM", onSignal);
   const tty = Deno.stderr.isTerminal();
   const document = await runSuite({
-    params: {
-      total: options.total,
-      recipients: options.recipients,
-      fanout: options.fanout,
-      rsaBits: options.rsaBits,
-      timeoutSeconds: options.timeoutSeconds,
-      stallTimeoutSeconds: options.stallTimeoutSeconds,
-    },
+    params,
     drivers: selected,
+    baseline: options.baseline,
+    resumeFrom,
     parallel: options.parallel,
     driverModules: options.driverModules.map((m) => toFileUrl(m)),
     outDir: options.out,
     signal: controller.signal,
     onProgress: progressPrinter(),
-    onResult: (r) => {
+    onResult: (r, resumed) => {
       if (tty) Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
       console.error(
-        `[${r.id}] ${r.status}${r.reason ? `: ${r.reason}` : ""} (${label(r)})`,
+        `[${r.id}] ${resumed ? "kept from the results file: " : ""}${r.status}${
+          r.reason ? `: ${r.reason}` : ""
+        }`,
       );
     },
   });

@@ -22,20 +22,43 @@ export function emit<T extends { readonly type: string }>(message: T): void {
   Deno.stdout.writeSync(encoder.encode(JSON.stringify(message) + "\n"));
 }
 
+/** The runner's control channel, as seen from a child. */
+export interface Control {
+  /** Aborts when the runner asks this child to stop. */
+  readonly signal: AbortSignal;
+  /** Resolves when the runner asks this child to stop. */
+  readonly done: Promise<void>;
+  /** Resolves when the runner sends the command line `name`. */
+  command(name: string): Promise<void>;
+}
+
 /**
- * Resolves when the runner asks this child to stop: stdin reaches its end,
- * or SIGTERM or SIGINT arrives.  The returned signal aborts at that moment.
+ * Listens to the runner: each stdin line is a command; the end of stdin (the
+ * runner closed it, or died), SIGTERM or SIGINT mean "stop".
  */
-export function stopRequested(): { signal: AbortSignal; done: Promise<void> } {
+export function control(): Control {
   const controller = new AbortController();
   const stop = () => controller.abort();
   for (const name of ["SIGTERM", "SIGINT"] as const) {
     Deno.addSignalListener(name, stop);
   }
+  const received = new Set<string>();
+  const waiting = new Map<string, () => void>();
   (async () => {
-    const buffer = new Uint8Array(1024);
+    let buffer = "";
     try {
-      while ((await Deno.stdin.read(buffer)) != null) { /* ignore input */ }
+      for await (
+        const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())
+      ) {
+        buffer += chunk;
+        let index: number;
+        while ((index = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, index).trim();
+          buffer = buffer.slice(index + 1);
+          received.add(line);
+          waiting.get(line)?.();
+        }
+      }
     } catch { /* stdin unusable: treat as closed */ }
     stop();
   })();
@@ -47,7 +70,21 @@ export function stopRequested(): { signal: AbortSignal; done: Promise<void> } {
       resolve();
     }, { once: true });
   });
-  return { signal: controller.signal, done };
+  return {
+    signal: controller.signal,
+    done,
+    command(name: string): Promise<void> {
+      if (received.has(name)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        waiting.set(name, resolve);
+        controller.signal.addEventListener(
+          "abort",
+          () => reject(new Error(`stopped before "${name}"`)),
+          { once: true },
+        );
+      });
+    },
+  };
 }
 
 /** Epoch milliseconds with sub-millisecond precision, comparable across processes. */

@@ -134,7 +134,8 @@ export function makeActivity(
       id: new URL(`/notes/${runId}/${index}`, senderOrigin),
       attribution: actor,
       tos: to,
-      content: `Benchmark note ${index} of run ${runId} to ${audience.recipients} recipients.`,
+      content:
+        `Benchmark note ${index} of run ${runId} to ${audience.recipients} recipients.`,
       published: Temporal.Now.instant(),
     }),
   });

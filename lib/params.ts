@@ -23,6 +23,10 @@ export const MAX_RECIPIENTS = 10_000;
 export const MAX_DELIVERIES = 5_000_000;
 /** Largest accepted parallelism. */
 export const MAX_PARALLELISM = 256;
+/** Largest accepted number of runs per configuration. */
+export const MAX_RUNS = 100;
+/** Largest accepted number of worker processes. */
+export const MAX_WORKERS = 64;
 
 /** Everything the CLI was asked to do. */
 export interface CliOptions {
@@ -50,6 +54,14 @@ export interface CliOptions {
   readonly rsaBits: number;
   /** User driver modules to load. */
   readonly driverModules: readonly string[];
+  /** Runs per configuration. */
+  readonly runs: number;
+  /** Worker processes per shared queue. */
+  readonly workers: number;
+  /** Whether to run the baseline rows. */
+  readonly baseline: boolean;
+  /** Keep `ok` configurations from the results file instead of re-running. */
+  readonly resume: boolean;
 }
 
 /** Default sizes and limits. */
@@ -58,10 +70,12 @@ export const DEFAULTS = {
   recipients: 100,
   parallel: [1, 4],
   out: "results",
-  timeoutSeconds: 1800,
+  timeoutSeconds: 600,
   stallTimeoutSeconds: 60,
   fanout: "auto",
   rsaBits: 2048,
+  runs: 1,
+  workers: 1,
 } as const;
 
 /** The help text. */
@@ -81,6 +95,12 @@ Options:
                        delivery (default ${DEFAULTS.stallTimeoutSeconds}; widened for queues that poll)
   --fanout MODE        Fedify fanout option: auto, skip or force (default auto)
   --rsa-bits N         sender's RSA key size: 2048, 3072 or 4096 (default 2048)
+  --runs N             runs per configuration; figures are medians with
+                       min–max (env RUNS; default 1)
+  --workers N          worker processes per shared queue (default 1)
+  --no-baseline        skip the baseline rows (direct signed POSTs, no queue)
+  --resume             keep configurations already ok in OUT/latest.json
+                       with the same parameters; run only the rest
   --driver-module M    also load drivers from module M (repeatable)
   --list               list drivers and whether each can run here, then exit
   -h, --help           show this help
@@ -117,7 +137,9 @@ function parseSeconds(raw: string, name: string): number {
   const value = Number(raw.trim().replace(/s$/, ""));
   if (!Number.isFinite(value) || value <= 0 || value > 7 * 24 * 3600) {
     throw new UsageError(
-      `${name} must be a positive number of seconds, got ${JSON.stringify(raw)}`,
+      `${name} must be a positive number of seconds, got ${
+        JSON.stringify(raw)
+      }`,
     );
   }
   return value;
@@ -154,6 +176,10 @@ export function parseCli(
         fanout: { type: "string" },
         "rsa-bits": { type: "string" },
         "driver-module": { type: "string", multiple: true },
+        runs: { type: "string" },
+        workers: { type: "string" },
+        "no-baseline": { type: "boolean" },
+        resume: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -164,9 +190,12 @@ export function parseCli(
     );
   }
   const totalRaw = values.total ?? env.TOTAL;
-  const total = totalRaw == null
-    ? DEFAULTS.total
-    : parseCount(totalRaw, values.total != null ? "--total" : "TOTAL", 1, MAX_TOTAL);
+  const total = totalRaw == null ? DEFAULTS.total : parseCount(
+    totalRaw,
+    values.total != null ? "--total" : "TOTAL",
+    1,
+    MAX_TOTAL,
+  );
   const recipientsRaw = values.recipients ?? env.RECIPIENTS;
   const recipients = recipientsRaw == null ? DEFAULTS.recipients : parseCount(
     recipientsRaw,
@@ -181,9 +210,13 @@ export function parseCli(
         `TOTAL or RECIPIENTS`,
     );
   }
-  const drivers = values.drivers == null ? undefined : splitList(values.drivers);
+  const drivers = values.drivers == null
+    ? undefined
+    : splitList(values.drivers);
   if (drivers != null && drivers.length < 1) {
-    throw new UsageError("--drivers needs at least one driver name; see --list");
+    throw new UsageError(
+      "--drivers needs at least one driver name; see --list",
+    );
   }
   const parallel = values.parallel == null
     ? [...DEFAULTS.parallel]
@@ -207,6 +240,13 @@ export function parseCli(
       `--rsa-bits must be 2048, 3072 or 4096, got ${values["rsa-bits"]}`,
     );
   }
+  const runsRaw = values.runs ?? env.RUNS;
+  const runs = runsRaw == null
+    ? DEFAULTS.runs
+    : parseCount(runsRaw, values.runs != null ? "--runs" : "RUNS", 1, MAX_RUNS);
+  const workers = values.workers == null
+    ? DEFAULTS.workers
+    : parseCount(values.workers, "--workers", 1, MAX_WORKERS);
   const out = values.out ?? DEFAULTS.out;
   if (out.trim() === "") throw new UsageError("--out needs a folder name");
   return {
@@ -226,5 +266,9 @@ export function parseCli(
     fanout,
     rsaBits,
     driverModules: values["driver-module"] ?? [],
+    runs,
+    workers,
+    baseline: !(values["no-baseline"] ?? false),
+    resume: values.resume ?? false,
   };
 }

@@ -80,6 +80,21 @@ export class Child {
     return new Child(options.role, command.spawn());
   }
 
+  /** Sends one command line to the process's stdin. */
+  async send(command: string): Promise<void> {
+    const writer = this.#process.stdin.getWriter();
+    try {
+      await writer.write(new TextEncoder().encode(command + "\n"));
+    } finally {
+      writer.releaseLock();
+    }
+  }
+
+  /** Every message of `type` received so far, in order. */
+  all(type: string): ChildMessage[] {
+    return this.#messages.filter((m) => m.type === type);
+  }
+
   /** The exit status, or `null` while running. */
   get status(): Deno.CommandStatus | null {
     return this.#status;

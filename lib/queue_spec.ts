@@ -7,6 +7,7 @@
  */
 import { type MessageQueue, ParallelMessageQueue } from "@fedify/fedify";
 import { findDriver, loadDrivers } from "../drivers/mod.ts";
+import { emit, now } from "./child_io.ts";
 import type { Json } from "./driver.ts";
 
 /** The queue part of a sender's or worker's spec. */
@@ -42,4 +43,27 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
     ? new ParallelMessageQueue(opened.queue, spec.parallelism)
     : opened.queue;
   return { queue, inner: opened.queue, close: () => opened.close() };
+}
+
+/** How often a consumer reports its queue's depth, in ms. */
+const DEPTH_INTERVAL_MS = 1000;
+
+/**
+ * Reports the queue's depth to the runner (`depth` messages with `at` and
+ * `queued`) about every second until `signal` aborts.  Does nothing for
+ * queues without `getDepth()`.
+ */
+export function reportDepth(opened: ChildQueue, signal: AbortSignal): void {
+  const inner = opened.inner;
+  if (inner?.getDepth == null) return;
+  const tick = async () => {
+    if (signal.aborted) return;
+    try {
+      const depth = await inner.getDepth!();
+      emit({ type: "depth", at: now(), queued: depth.queued });
+    } catch { /* a failed sample is just a gap */ }
+    if (!signal.aborted) timer = setTimeout(tick, DEPTH_INTERVAL_MS);
+  };
+  let timer = setTimeout(tick, 0);
+  signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
 }

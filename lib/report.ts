@@ -1,24 +1,59 @@
 /**
  * Human and machine-readable reports of a suite: the Markdown table (as the
- * original benchmark printed it, plus accounting), and atomic writes of
- * `latest.json` and `latest.md`.
+ * original benchmark printed it, plus accounting, latency and CPU, each
+ * median with its min–max over the runs), the machine and software the suite
+ * ran on, SVG charts, and atomic writes of `latest.json`, `latest.md` and
+ * `charts/*.svg`.
  *
  * @module
  */
 import { join } from "node:path";
+import { type Chart, renderCharts } from "./charts.ts";
+import { renderEnvironment } from "./environment.ts";
 import type { ConfigurationResult, ResultsDocument } from "./results.ts";
 
 const integer = new Intl.NumberFormat("en-US");
 
-function seconds(value: number | null): string {
-  return value == null ? "—" : `${value.toFixed(2)} s`;
+/** A unit of a column: how to print a median and, bare, its min and max. */
+interface Unit {
+  readonly scale: number;
+  readonly suffix: string;
+  readonly digits: number;
 }
 
-function rate(result: ConfigurationResult): string {
-  const value = result.deliveriesPerSecond;
+function cell(
+  result: ConfigurationResult,
+  key: string,
+  value: number | null | undefined,
+  pickUnit: (value: number) => Unit,
+): string {
   if (value == null) return "—";
-  const text = `${value.toFixed(1)}/s`;
-  return result.status === "ok" ? text : `${text} (so far)`;
+  const unit = pickUnit(value);
+  const bare = (n: number) => (n / unit.scale).toFixed(unit.digits);
+  const spread = result.spread?.[key];
+  const range = spread == null
+    ? ""
+    : ` (${bare(spread.min)}–${bare(spread.max)})`;
+  return `${bare(value)}${unit.suffix}${range}`;
+}
+
+const SECONDS: Unit = { scale: 1, suffix: " s", digits: 2 };
+const seconds = () => SECONDS;
+const latency = (ms: number): Unit =>
+  ms >= 1000
+    ? { scale: 1000, suffix: " s", digits: 2 }
+    : { scale: 1, suffix: " ms", digits: ms >= 100 ? 0 : 1 };
+const perSecond = (): Unit => ({ scale: 1, suffix: "/s", digits: 1 });
+const cpuMs = (): Unit => ({ scale: 1, suffix: " ms", digits: 2 });
+
+function rate(result: ConfigurationResult): string {
+  const text = cell(
+    result,
+    "deliveriesPerSecond",
+    result.deliveriesPerSecond,
+    perSecond,
+  );
+  return result.status === "ok" || text === "—" ? text : `${text} so far`;
 }
 
 function deliveredCell(result: ConfigurationResult): string {
@@ -32,7 +67,7 @@ function deliveredCell(result: ConfigurationResult): string {
 }
 
 /** A display label: `redis ×4`. */
-export function label(result: ConfigurationResult): string {
+export function label(result: { driver: string; parallelism: number }): string {
   return result.parallelism > 1
     ? `${result.driver} ×${result.parallelism}`
     : result.driver;
@@ -47,65 +82,106 @@ export function renderTable(document: ResultsDocument): string {
     "Receive",
     "Total",
     "Delivered / expected",
-    "Duplicates",
+    "Dup.",
     "Deliveries/s",
+    "p99 latency",
+    "CPU/delivery",
   ];
   const rows = document.results.map((r) => [
     label(r),
     r.status,
-    seconds(r.sendSeconds),
-    seconds(r.receiveSeconds),
-    seconds(r.totalSeconds),
+    cell(r, "sendSeconds", r.sendSeconds, seconds),
+    cell(r, "receiveSeconds", r.receiveSeconds, seconds),
+    cell(r, "totalSeconds", r.totalSeconds, seconds),
     deliveredCell(r),
     r.status === "skipped" ? "—" : integer.format(r.duplicates),
     rate(r),
+    cell(r, "latencyP99Ms", r.latencyMs?.p99, latency),
+    cell(r, "cpuMsPerDelivery", r.cpuMsPerDelivery, cpuMs),
   ]);
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((row) => row[i].length))
   );
-  const right = new Set([2, 3, 4, 5, 6, 7]);
+  const left = new Set([0, 1]);
   const line = (cells: string[]) =>
     `| ${
-      cells.map((c, i) => right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))
-        .join(" | ")
+      cells.map((c, i) =>
+        left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])
+      ).join(" | ")
     } |`;
   const rule = `| ${
-    widths.map((w, i) => right.has(i) ? "-".repeat(w - 1) + ":" : "-".repeat(w))
+    widths.map((w, i) => left.has(i) ? "-".repeat(w) : "-".repeat(w - 1) + ":")
       .join(" | ")
   } |`;
   const lines = [line(header), rule, ...rows.map(line)];
-  const notes = document.results
-    .filter((r) => r.status !== "ok")
-    .map((r) => `- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
-  const extra = document.results
-    .filter((r) => r.status !== "skipped" && (r.unexpected > 0 || r.sendErrors > 0))
-    .map((r) =>
-      `- **${label(r)}**: ${r.unexpected} unexpected inbox requests, ` +
-      `${r.sendErrors} failed sendActivity calls`
-    );
-  const all = [...notes, ...extra];
-  return lines.join("\n") + (all.length > 0 ? "\n\n" + all.join("\n") : "") +
-    "\n";
+  const notes = document.results.flatMap((r) => {
+    const out: string[] = [];
+    if (r.status !== "ok") {
+      out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
+    }
+    if (r.status !== "skipped" && (r.unexpected > 0 || r.sendErrors > 0)) {
+      out.push(
+        `- **${label(r)}**: ${r.unexpected} unexpected inbox requests, ` +
+          `${r.sendErrors} failed sends`,
+      );
+    }
+    for (const o of r.outliers ?? []) {
+      out.push(
+        `- **${label(r)}**: run ${o.run + 1} is an outlier in ${o.metric} ` +
+          `(${o.value.toFixed(2)} against a median of ${o.median.toFixed(2)})`,
+      );
+    }
+    return out;
+  });
+  return lines.join("\n") +
+    (notes.length > 0 ? "\n\n" + notes.join("\n") : "") + "\n";
 }
 
-/** Renders `latest.md`: parameters, the table and how to read it. */
-export function renderMarkdown(document: ResultsDocument): string {
+/** Renders `latest.md`: parameters, the table, charts, and the environment. */
+export function renderMarkdown(
+  document: ResultsDocument,
+  charts: readonly Chart[] = [],
+): string {
   const p = document.params;
+  const runs = p.runs ?? 1;
+  const figures = charts.map((c) =>
+    `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n`
+  )
+    .join("\n");
   return `# Fedify outbox queue benchmark results
 
 ${integer.format(p.total)} activities × ${
     integer.format(p.recipients)
   } recipients = ${
     integer.format(p.total * p.recipients)
-  } deliveries per configuration; fanout \`${p.fanout}\`; sender key RSA-${p.rsaBits} + Ed25519.
-Started ${document.startedAt}, finished ${document.finishedAt ?? "(still running)"}.
+  } deliveries per configuration; ${runs} run${runs > 1 ? "s" : ""} each${
+    runs > 1 ? " (figures are medians, min–max in parentheses)" : ""
+  }; fanout \`${p.fanout}\`; sender key RSA-${p.rsaBits} + Ed25519; ${
+    p.workers ?? 1
+  } worker process${(p.workers ?? 1) > 1 ? "es" : ""} per shared queue.
+Started ${document.startedAt}, finished ${
+    document.finishedAt ?? "(still running)"
+  }.
 
 ${renderTable(document)}
-Send: the app's loop of \`sendActivity\` calls.  Receive: first to last
-delivery at the inbox.  Total: first \`sendActivity\` call to last delivery.
-Deliveries/s: distinct deliveries ÷ total.  A configuration that did not
-finish shows no times, only how far it got.
-`;
+- **Send**: the app's loop of \`sendActivity\` calls (the API's response time).
+- **Receive**: first to last delivery at the inbox.
+- **Total**: first \`sendActivity\` call to last delivery.
+- **Deliveries/s**: distinct deliveries ÷ total.
+- **p99 latency**: per delivery, arrival minus the start of its activity's
+  \`sendActivity\` call.
+- **CPU/delivery**: sender + worker CPU time (user + system, start-up
+  excluded) per distinct delivery.
+- **baseline**: no queue and no \`sendActivity\`: every delivery signed and
+  POSTed directly, as many at once as the parallelism; the floor.
+
+A configuration that did not finish shows no times, only how far it got.
+
+${figures}${
+    document.environment == null
+      ? ""
+      : "\n## Environment\n\n" + renderEnvironment(document.environment)
+  }`;
 }
 
 async function writeAtomically(path: string, text: string): Promise<void> {
@@ -114,15 +190,25 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await Deno.rename(temp, path);
 }
 
-/** Writes `latest.json` and `latest.md` into `dir`, each atomically. */
+/**
+ * Writes `latest.json`, `charts/*.svg` and `latest.md` into `dir`, each file
+ * atomically (the Markdown last, once its charts exist).
+ */
 export async function writeResults(
   dir: string,
   document: ResultsDocument,
 ): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(join(dir, "charts"), { recursive: true });
   await writeAtomically(
     join(dir, "latest.json"),
     JSON.stringify(document, null, 2) + "\n",
   );
-  await writeAtomically(join(dir, "latest.md"), renderMarkdown(document));
+  const charts = await renderCharts(document);
+  for (const chart of charts) {
+    await writeAtomically(join(dir, "charts", `${chart.name}.svg`), chart.svg);
+  }
+  await writeAtomically(
+    join(dir, "latest.md"),
+    renderMarkdown(document, charts),
+  );
 }

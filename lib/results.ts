@@ -3,6 +3,9 @@
  *
  * @module
  */
+import type { InboxProfile } from "../fake_inbox/behaviour.ts";
+
+export type { InboxProfile } from "../fake_inbox/behaviour.ts";
 
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
@@ -13,6 +16,43 @@ export interface ProcessRecord {
   readonly role: string;
   /** Its process id (for checking that nothing outlives the run). */
   readonly pid: number;
+  /**
+   * User + system CPU seconds from the start of sending to the end of the
+   * run (start-up excluded); for a server, of its whole process tree.
+   * `null` when it could not be read.
+   */
+  readonly cpuSeconds?: number | null;
+  /** Peak resident set size in bytes (VmHWM), `null` when unknown. */
+  readonly peakRssBytes?: number | null;
+}
+
+/** Percentiles of a distribution, in milliseconds. */
+export interface Percentiles {
+  /** Median. */
+  readonly p50: number;
+  /** 90th percentile. */
+  readonly p90: number;
+  /** 99th percentile. */
+  readonly p99: number;
+  /** 99.9th percentile. */
+  readonly p999: number;
+  /** Largest value. */
+  readonly max: number;
+}
+
+/** A series of `[secondsFromStart, value]` points. */
+export type Series = [number, number][];
+
+/** How a run went over time; seconds count from the first `sendActivity` call. */
+export interface Timeline {
+  /** Width of the buckets of {@link deliveries}, seconds. */
+  readonly bucketSeconds: number;
+  /** Distinct deliveries per second in each bucket (bucket start time). */
+  readonly deliveries: Series;
+  /** Distinct deliveries so far, at the end of each bucket. */
+  readonly cumulative: Series;
+  /** Messages waiting in the queue, sampled; empty without `getDepth()`. */
+  readonly queueDepth: Series;
 }
 
 /** The queue server a configuration used. */
@@ -25,14 +65,8 @@ export interface ServerRecord {
   readonly startedByBench: boolean;
 }
 
-/** The outcome of one configuration. */
-export interface ConfigurationResult {
-  /** e.g. `redis-x4`. */
-  readonly id: string;
-  /** Driver name. */
-  readonly driver: string;
-  /** `ParallelMessageQueue` workers (1: no wrapper). */
-  readonly parallelism: number;
+/** Everything measured in one run of a configuration. */
+export interface RunResult {
   /** How it ended. */
   readonly status: Status;
   /** Why it is not `ok`; `null` when it is. */
@@ -43,10 +77,22 @@ export interface ConfigurationResult {
   readonly delivered: number;
   /** Arrivals beyond the first of a pair. */
   readonly duplicates: number;
-  /** `expected - delivered`. */
+  /**
+   * Deliveries that should have arrived and did not:
+   * `expected - delivered - gone`.
+   */
   readonly missing: number;
   /** Inbox requests that were no expected delivery. */
   readonly unexpected: number;
+  /** Requests for expected deliveries, accepted or refused. */
+  readonly attempts?: number;
+  /** Deliveries attempted again after a refused attempt. */
+  readonly retried?: number;
+  /**
+   * Deliveries addressed to recipients whose inbox is gone (410): never
+   * deliverable, by design of the inbox profile.
+   */
+  readonly gone?: number;
   /** Duration of the `sendActivity` loop; `null` if it did not finish. */
   readonly sendSeconds: number | null;
   /** First to last delivery; `null` unless `ok`. */
@@ -72,10 +118,63 @@ export interface ConfigurationResult {
   readonly server: ServerRecord | null;
   /** Every process of the run. */
   readonly processes: readonly ProcessRecord[];
+  /**
+   * Per delivery: arrival at the inbox minus the start of its activity's
+   * `sendActivity` call.  `null` when nothing arrived.
+   */
+  readonly latencyMs?: Percentiles | null;
+  /** Durations of the `sendActivity` calls; `null` if none returned. */
+  readonly sendCallMs?: Percentiles | null;
+  /** Sender + worker CPU milliseconds per distinct delivery. */
+  readonly cpuMsPerDelivery?: number | null;
+  /** Deliveries and queue depth over time; `null` when nothing arrived. */
+  readonly timeline?: Timeline | null;
+}
+
+/** Smallest and largest value of a figure over the runs. */
+export interface Spread {
+  /** Smallest. */
+  readonly min: number;
+  /** Largest. */
+  readonly max: number;
+}
+
+/** A run whose figure deviates strongly from the other runs. */
+export interface Outlier {
+  /** Index into {@link ConfigurationResult.runs}. */
+  readonly run: number;
+  /** The figure, e.g. `totalSeconds`. */
+  readonly metric: string;
+  /** The run's value. */
+  readonly value: number;
+  /** The median over all runs. */
+  readonly median: number;
+}
+
+/**
+ * The outcome of one configuration.  With several runs, the top-level
+ * figures are medians over the runs, `status` is the worst of them, and
+ * {@link spread} gives each figure's min and max.
+ */
+export interface ConfigurationResult extends RunResult {
+  /** e.g. `redis-x4`. */
+  readonly id: string;
+  /** Driver name (`baseline` for the direct-delivery floor). */
+  readonly driver: string;
+  /** `ParallelMessageQueue` workers (1: no wrapper). */
+  readonly parallelism: number;
+  /** Per-run figures, in run order. */
+  readonly runs?: readonly RunResult[];
+  /** Min and max of each numeric figure over the `ok` runs. */
+  readonly spread?: Readonly<Record<string, Spread>>;
+  /** Runs that deviate strongly from the others. */
+  readonly outliers?: readonly Outlier[];
 }
 
 /** Parameters every configuration of a suite shares. */
 export interface SuiteParams {
+  /** How the fake inbox behaves; an instant, always-202 inbox when absent. */
+  readonly inbox?: InboxProfile;
   /** Activities per configuration. */
   readonly total: number;
   /** Recipients per activity. */
@@ -88,6 +187,42 @@ export interface SuiteParams {
   readonly timeoutSeconds: number;
   /** Stall window, in seconds. */
   readonly stallTimeoutSeconds: number;
+  /** Runs per configuration; top-level figures are medians over them. */
+  readonly runs?: number;
+  /** Worker processes per queue shared between processes (default 1). */
+  readonly workers?: number;
+}
+
+/** The machine and software a suite ran on, as the bench read them. */
+export interface Environment {
+  /** CPU model name, logical cores, and clock in MHz when known. */
+  readonly cpu: {
+    readonly model: string;
+    readonly cores: number;
+    readonly mhz: number | null;
+  };
+  /** Total memory in bytes. */
+  readonly memoryBytes: number;
+  /** Operating system: pretty name, kernel release, architecture. */
+  readonly os: {
+    readonly name: string;
+    readonly kernel: string;
+    readonly arch: string;
+  };
+  /** Runtime versions. */
+  readonly runtime: {
+    readonly deno: string;
+    readonly v8: string;
+    readonly typescript: string;
+  };
+  /** Exact versions of Fedify and every driver package, by package name. */
+  readonly packages: Readonly<Record<string, string>>;
+  /** Queue server versions, by service name (e.g. `redis`). */
+  readonly servers: Readonly<Record<string, string>>;
+  /** The sender's key types, e.g. `RSA-2048 (RSASSA-PKCS1-v1_5) + Ed25519`. */
+  readonly senderKeys: string;
+  /** Fedify's fanout option. */
+  readonly fanout: string;
 }
 
 /** The whole results file. */
@@ -100,6 +235,8 @@ export interface ResultsDocument {
   readonly finishedAt: string | null;
   /** The suite's parameters. */
   readonly params: SuiteParams;
+  /** Where it ran; absent in files written before it was recorded. */
+  readonly environment?: Environment;
   /** One entry per configuration, in run order. */
   readonly results: readonly ConfigurationResult[];
 }

@@ -1,7 +1,8 @@
 /**
- * Runs one configuration end to end: starts the inbox, the worker(s) and the
- * sender as separate processes, waits (bounded) until every expected delivery
- * has arrived, stops everything and accounts for every delivery.
+ * Runs one configuration once, end to end: starts the inbox, the worker(s)
+ * and the sender as separate processes, starts the clock once all are ready,
+ * waits (bounded) until every expected delivery has arrived, stops
+ * everything, and accounts for every delivery.
  *
  * Nothing here knows any driver by name: a driver's `crossProcess` flag says
  * whether separate workers consume its queue, its `service` says which
@@ -9,20 +10,31 @@
  *
  * @module
  */
-import type { InboxStats } from "../fake_inbox/server.ts";
+import type {
+  InboxArrivals,
+  InboxOptions,
+  InboxStats,
+} from "../fake_inbox/server.ts";
 import type { Driver, PreparedQueue } from "./driver.ts";
+import { percentiles } from "./histogram.ts";
 import { Child } from "./process.ts";
-import type { QueueSpec } from "./queue_spec.ts";
 import {
-  type ConfigurationResult,
-  configurationId,
-  type ProcessRecord,
-  type ServerRecord,
-  type SuiteParams,
+  type ProcessSample,
+  resetPeakRss,
+  sampleProcess,
+  sampleTree,
+} from "./procstat.ts";
+import type { QueueSpec } from "./queue_spec.ts";
+import type {
+  ProcessRecord,
+  RunResult,
+  ServerRecord,
+  SuiteParams,
 } from "./results.ts";
 import type { SenderSpec, SentMessage } from "./sender.ts";
 import type { ServiceManager } from "./services/mod.ts";
 import { redactSecrets } from "./services/mod.ts";
+import { buildTimeline } from "./timeline.ts";
 import type { WorkerSpec } from "./worker.ts";
 
 const INBOX_SCRIPT = new URL("../fake_inbox/server.ts", import.meta.url);
@@ -42,24 +54,42 @@ export interface Configuration {
   readonly driver: Driver;
   /** `ParallelMessageQueue` workers; 1 means no wrapper. */
   readonly parallelism: number;
+  /**
+   * The baseline: no queue and no `sendActivity`; the sender signs and POSTs
+   * every delivery itself, `parallelism` at a time.
+   */
+  readonly direct?: boolean;
+}
+
+/** The name a configuration goes by: its driver's, or `baseline`. */
+export function configurationName(configuration: Configuration): string {
+  return configuration.direct ? "baseline" : configuration.driver.name;
 }
 
 /** Progress of a running configuration, for live reporting. */
 export interface Progress {
   /** Configuration id. */
   readonly id: string;
+  /** Which run of the configuration (1-based) and of how many. */
+  readonly run: number;
+  /** Runs of this configuration in all. */
+  readonly runs: number;
   /** Distinct deliveries so far. */
   readonly delivered: number;
   /** `total × recipients`. */
   readonly expected: number;
   /** Seconds since the first `sendActivity` call. */
   readonly elapsedSeconds: number;
+  /** Deliveries per second over the last few seconds. */
+  readonly currentRate: number;
   /** Activities whose `sendActivity` call returned. */
   readonly sent: number;
 }
 
-/** What {@link runConfiguration} needs besides the configuration. */
+/** What {@link runOnce} needs besides the configuration. */
 export interface RunContext {
+  /** Configuration id, for progress reports. */
+  readonly id: string;
   /** The suite's parameters. */
   readonly params: SuiteParams;
   /** Starts or connects to queue servers. */
@@ -68,12 +98,17 @@ export interface RunContext {
   readonly driverModules: readonly string[];
   /** Aborts the run (Ctrl-C). */
   readonly signal?: AbortSignal;
+  /** Which run this is (1-based) and of how many, for progress reports. */
+  readonly run?: { readonly index: number; readonly of: number };
   /** Called about every second while waiting. */
   readonly onProgress?: (progress: Progress) => void;
 }
 
 /** Stall window for a driver: the user's, widened past the driver's quiet period. */
-export function stallWindowSeconds(driver: Driver, stallTimeout: number): number {
+export function stallWindowSeconds(
+  driver: Driver,
+  stallTimeout: number,
+): number {
   const quiet = driver.quietPeriodSeconds ?? 0;
   return Math.max(stallTimeout, Math.ceil(quiet * 1.5));
 }
@@ -85,41 +120,56 @@ function newRunId(): string {
   }`;
 }
 
+function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 class RunFailure extends Error {}
 
-/** Runs one configuration and returns its result; never throws. */
-export async function runConfiguration(
+/** A process being measured: its record and CPU at the start of sending. */
+interface Measured {
+  readonly role: string;
+  readonly pid: number;
+  readonly tree: boolean;
+  start?: ProcessSample | null;
+  end?: ProcessSample | null;
+}
+
+/** Runs one configuration once and returns its result; never throws. */
+export async function runOnce(
   configuration: Configuration,
   context: RunContext,
-): Promise<ConfigurationResult> {
+): Promise<RunResult> {
   const { driver, parallelism } = configuration;
   const { params } = context;
-  const id = configurationId(driver.name, parallelism);
   const expected = params.total * params.recipients;
   const stallSeconds = stallWindowSeconds(driver, params.stallTimeoutSeconds);
+  const workerCount = driver.crossProcess && driver.open != null
+    ? Math.max(1, params.workers ?? 1)
+    : 0;
   const children: Child[] = [];
-  const processes: ProcessRecord[] = [];
+  const measured: Measured[] = [];
   let server: ServerRecord | null = null;
   let prepared: PreparedQueue | undefined;
   const tempDir = await Deno.makeTempDir({ prefix: "fqb-run-" });
-  const base = {
-    id,
-    driver: driver.name,
-    parallelism,
-    expected,
-    stallTimeoutSeconds: stallSeconds,
-    timeoutSeconds: params.timeoutSeconds,
-  };
   let stats: InboxStats | undefined;
   let sent: SentMessage | undefined;
   let sendStart: number | undefined;
-  let workers = 0;
+  let arrivals: InboxArrivals | undefined;
+  let inboxOrigin: string | undefined;
   const spawn = (role: string, script: URL, spec: unknown): Child => {
     const child = Child.spawn({ role, script, spec });
     children.push(child);
-    processes.push({ role, pid: child.pid });
+    measured.push({ role, pid: child.pid, tree: false });
     return child;
   };
+  const depthSamples = (): [number, number][] =>
+    children.flatMap((c) =>
+      c.all("depth").map((m): [number, number] => [
+        Number(m.at),
+        Number(m.queued),
+      ])
+    );
   try {
     const runId = newRunId();
     let serviceUrl: string | undefined;
@@ -135,18 +185,27 @@ export async function runConfiguration(
         startedByBench: acquired.startedByBench,
       };
       if (acquired.pid != null) {
-        processes.push({ role: "server", pid: acquired.pid });
+        measured.push({ role: "server", pid: acquired.pid, tree: true });
       }
     }
     prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
 
-    const inbox = spawn("inbox", INBOX_SCRIPT, {
-      runId,
-      total: params.total,
-      recipients: params.recipients,
-    });
-    const ready = await inbox.waitFor("ready", READY_TIMEOUT_MS, context.signal);
-    const inboxOrigin = `http://127.0.0.1:${ready.port}`;
+    const inbox = spawn(
+      "inbox",
+      INBOX_SCRIPT,
+      {
+        runId,
+        total: params.total,
+        recipients: params.recipients,
+        profile: params.inbox,
+      } satisfies InboxOptions,
+    );
+    const ready = await inbox.waitFor(
+      "ready",
+      READY_TIMEOUT_MS,
+      context.signal,
+    );
+    inboxOrigin = `http://127.0.0.1:${ready.port}`;
 
     const queue: QueueSpec = {
       driver: driver.name,
@@ -154,31 +213,50 @@ export async function runConfiguration(
       config: prepared?.config ?? null,
       parallelism,
     };
-    if (driver.crossProcess && driver.open != null) {
-      const worker = spawn("worker", WORKER_SCRIPT, { queue } as WorkerSpec);
-      workers++;
-      await worker.waitFor("ready", READY_TIMEOUT_MS, context.signal);
-    }
+    const workers = Array.from(
+      { length: workerCount },
+      (_, i) =>
+        spawn(
+          "worker",
+          WORKER_SCRIPT,
+          {
+            queue,
+            reportDepth: i === 0,
+          } satisfies WorkerSpec,
+        ),
+    );
     const senderSpec: SenderSpec = {
       runId,
       total: params.total,
       recipients: params.recipients,
       inboxOrigin,
       queue,
-      consume: !driver.crossProcess,
+      consume: workerCount === 0,
       fanout: params.fanout,
       rsaBits: params.rsaBits,
+      direct: configuration.direct ? { concurrency: parallelism } : undefined,
     };
     const sender = spawn("sender", SENDER_SCRIPT, senderSpec);
-    await sender.waitFor("ready", READY_TIMEOUT_MS, context.signal);
+    await Promise.all(
+      [...workers, sender].map((c) =>
+        c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
+      ),
+    );
 
-    // Wait for every delivery, bounded by the stall window and the time limit.
+    // Every process is ready: measure from here.
+    for (const m of measured) {
+      if (m.tree) resetPeakRss(m.pid);
+      m.start = m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
+    }
+    await sender.send("go");
+
     const waitStart = performance.now();
     let lastActivity = waitStart;
     let lastCount = -1;
     let lastSent = -1;
     let lastReport = 0;
     let doneAt: number | undefined;
+    const recent: [number, number][] = [];
     while (true) {
       await delay(POLL_MS, context.signal);
       const crashed = children.find((c) => c.status != null);
@@ -192,39 +270,48 @@ export async function runConfiguration(
         ? params.total
         : Number(sender.latest("progress")?.sent ?? 0);
       const nowMs = performance.now();
-      if (stats.delivered + stats.duplicates !== lastCount || sentCount !== lastSent) {
-        lastCount = stats.delivered + stats.duplicates;
+      const count = stats.requests;
+      if (count !== lastCount || sentCount !== lastSent) {
+        lastCount = count;
         lastSent = sentCount;
         lastActivity = nowMs;
       }
+      recent.push([nowMs, stats.delivered]);
+      while (recent.length > 1 && nowMs - recent[0][0] > 5000) recent.shift();
       if (nowMs - lastReport >= 1000) {
         lastReport = nowMs;
+        const [t0, d0] = recent[0];
         context.onProgress?.({
-          id,
+          id: context.id,
+          run: context.run?.index ?? 1,
+          runs: context.run?.of ?? 1,
           delivered: stats.delivered,
           expected,
           elapsedSeconds: (nowMs - waitStart) / 1000,
+          currentRate: nowMs > t0
+            ? (stats.delivered - d0) * 1000 / (nowMs - t0)
+            : 0,
           sent: sentCount,
         });
       }
-      if (stats.delivered >= expected && sent != null) {
+      if (settled(stats) && sent != null) {
         doneAt ??= nowMs;
         if (nowMs - doneAt >= SETTLE_MS) break;
         continue;
       }
       if (nowMs - lastActivity >= stallSeconds * 1000) {
-        return incomplete(
+        return await incomplete(
           `stalled: no new delivery for ${stallSeconds} s`,
         );
       }
       if (nowMs - waitStart >= params.timeoutSeconds * 1000) {
-        return incomplete(`timed out after ${params.timeoutSeconds} s`);
+        return await incomplete(`timed out after ${params.timeoutSeconds} s`);
       }
     }
+    await collect();
     const final = stats!;
     const last = final.lastAt!;
-    const start = sent!.sendStart;
-    const totalSeconds = (last - start) / 1000;
+    const totalSeconds = (last - sent!.sendStart) / 1000;
     return finish({
       status: "ok",
       reason: null,
@@ -234,7 +321,7 @@ export async function runConfiguration(
       elapsedSeconds: totalSeconds,
     });
   } catch (error) {
-    if (context.signal?.aborted) return incomplete("interrupted");
+    if (context.signal?.aborted) return await incomplete("interrupted");
     const message = error instanceof Error ? error.message : String(error);
     return finish({
       status: "failed",
@@ -249,15 +336,26 @@ export async function runConfiguration(
     try {
       await prepared?.cleanup();
     } catch (error) {
-      console.error(redactSecrets(`${id}: cleanup failed: ${error}`));
+      console.error(redactSecrets(`${context.id}: cleanup failed: ${error}`));
     }
     await Deno.remove(tempDir, { recursive: true }).catch(() => {});
   }
 
-  function incomplete(reason: string): ConfigurationResult {
-    const elapsed = sendStart == null
-      ? null
-      : (performance.timeOrigin + performance.now() - sendStart) / 1000;
+  /** Final readings, taken while every process is still running. */
+  async function collect(): Promise<void> {
+    for (const m of measured) {
+      m.end = m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
+    }
+    if (inboxOrigin == null) return;
+    try {
+      stats = await fetchStats(inboxOrigin);
+      arrivals = await fetchArrivals(inboxOrigin);
+    } catch { /* the inbox is gone; keep the last counters */ }
+  }
+
+  async function incomplete(reason: string): Promise<RunResult> {
+    await collect();
+    const elapsed = sendStart == null ? null : (epochNow() - sendStart) / 1000;
     const delivered = stats?.delivered ?? 0;
     return finish({
       status: "incomplete",
@@ -273,7 +371,7 @@ export async function runConfiguration(
 
   function finish(
     outcome: Pick<
-      ConfigurationResult,
+      RunResult,
       | "status"
       | "reason"
       | "receiveSeconds"
@@ -281,29 +379,96 @@ export async function runConfiguration(
       | "deliveriesPerSecond"
       | "elapsedSeconds"
     >,
-  ): ConfigurationResult {
+  ): RunResult {
     const delivered = stats?.delivered ?? 0;
+    const gone = stats?.goneDeliveries ?? 0;
+    const processes: ProcessRecord[] = measured.map((m) => ({
+      role: m.role,
+      pid: m.pid,
+      cpuSeconds: m.start != null && m.end != null
+        ? round(m.end.cpuSeconds - m.start.cpuSeconds, 2)
+        : null,
+      peakRssBytes: m.end?.peakRssBytes ?? null,
+    }));
+    const appCpu = processes
+      .filter((p) => p.role === "sender" || p.role === "worker")
+      .map((p) => p.cpuSeconds);
+    const cpuMsPerDelivery = delivered > 0 && appCpu.length > 0 &&
+        appCpu.every((c) => c != null)
+      ? round(appCpu.reduce((a, b) => a! + b!, 0)! * 1000 / delivered, 3)
+      : null;
     return {
-      ...base,
       ...outcome,
+      expected,
       delivered,
       duplicates: stats?.duplicates ?? 0,
-      missing: expected - delivered,
+      missing: expected - delivered - gone,
       unexpected: stats?.unexpected ?? 0,
+      attempts: stats?.attempts ?? 0,
+      retried: stats?.retried ?? 0,
+      gone,
       sendSeconds: sent == null ? null : (sent.sendEnd - sent.sendStart) / 1000,
       sendErrors: sent?.sendErrors ?? 0,
-      workers,
+      workers: workerCount,
+      stallTimeoutSeconds: stallSeconds,
+      timeoutSeconds: params.timeoutSeconds,
       server,
       processes,
+      latencyMs: latencies(),
+      sendCallMs: sent == null ? null : percentiles(sent.callMs),
+      cpuMsPerDelivery,
+      timeline: sendStart == null || arrivals == null
+        ? null
+        : buildTimeline(arrivals.firstArrival, sendStart, depthSamples()),
     };
   }
+
+  function latencies() {
+    if (sent == null || arrivals == null) return null;
+    const { callStarts } = sent;
+    const recipients = params.recipients;
+    const first = arrivals.firstArrival;
+    function* values(): Generator<number> {
+      for (let k = 0; k < first.length; k++) {
+        const at = first[k];
+        if (at != null) yield at - callStarts[Math.floor(k / recipients)];
+      }
+    }
+    return percentiles(values());
+  }
+}
+
+/**
+ * Whether every expected delivery has been accounted for: each deliverable
+ * one arrived, and each one to a gone recipient was attempted.
+ */
+function settled(stats: InboxStats): boolean {
+  return stats.delivered >= stats.expected - stats.goneDeliveries &&
+    stats.goneAttempted >= stats.goneDeliveries;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
 }
 
 async function fetchStats(origin: string): Promise<InboxStats> {
   const response = await fetch(`${origin}/_bench/stats`, {
     signal: AbortSignal.timeout(10_000),
   });
-  if (!response.ok) throw new RunFailure(`inbox stats: HTTP ${response.status}`);
+  if (!response.ok) {
+    throw new RunFailure(`inbox stats: HTTP ${response.status}`);
+  }
+  return await response.json();
+}
+
+async function fetchArrivals(origin: string): Promise<InboxArrivals> {
+  const response = await fetch(`${origin}/_bench/arrivals`, {
+    signal: AbortSignal.timeout(60_000),
+  });
+  if (!response.ok) {
+    throw new RunFailure(`inbox arrivals: HTTP ${response.status}`);
+  }
   return await response.json();
 }
 

@@ -3,12 +3,15 @@
  * is the benchmark's send time.  With a queue that cannot be shared between
  * processes (or with `consume`), it also delivers its own queue's messages.
  *
- * Messages to the runner: `ready`, `progress` (about once a second while
- * sending), `sent` (timings), `error`.
+ * It starts sending when the runner sends the `go` command, so that every
+ * process is ready and measured from the same moment.  Messages to the
+ * runner: `ready`, `progress` (about once a second while sending), `sent`
+ * (timings), `depth` (queue depth, when it consumes a queue that can tell),
+ * `error`.
  *
  * @module
  */
-import { emit, now, readSpec, stopRequested } from "./child_io.ts";
+import { control, emit, now, readSpec } from "./child_io.ts";
 import {
   createSenderFederation,
   generateSenderKeys,
@@ -16,7 +19,8 @@ import {
   makeRecipients,
   SENDER,
 } from "./federation.ts";
-import { openQueue, type QueueSpec } from "./queue_spec.ts";
+import { sendDirect } from "./direct.ts";
+import { openQueue, type QueueSpec, reportDepth } from "./queue_spec.ts";
 
 /** Fedify's fanout option. */
 export type FanoutMode = "auto" | "skip" | "force";
@@ -39,6 +43,11 @@ export interface SenderSpec {
   readonly fanout: FanoutMode;
   /** RSA modulus length of the sender's key. */
   readonly rsaBits: number;
+  /**
+   * Set for the baseline: skip Fedify's `sendActivity` and sign and POST
+   * every delivery directly with this many in flight.
+   */
+  readonly direct?: { readonly concurrency: number };
 }
 
 /** The `sent` message: timings of the send loop. */
@@ -59,7 +68,7 @@ export interface SentMessage {
 }
 
 async function main(spec: SenderSpec): Promise<void> {
-  const stop = stopRequested();
+  const stop = control();
   const opened = await openQueue(spec.queue);
   const keys = await generateSenderKeys(spec.rsaBits);
   const federation = createSenderFederation({ queue: opened.queue, keys });
@@ -71,19 +80,39 @@ async function main(spec: SenderSpec): Promise<void> {
   const consuming = spec.consume && opened.queue != null
     ? federation.startQueue(undefined, { signal: stop.signal })
     : Promise.resolve();
+  if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
   emit({ type: "ready", pid: Deno.pid, origin });
+  const go = await stop.command("go").then(() => true, () => false);
 
   const ctx = federation.createContext(new URL(origin), undefined);
   const actor = ctx.getActorUri(SENDER);
-  const audience = { inboxOrigin: spec.inboxOrigin, recipients: spec.recipients };
+  const audience = {
+    inboxOrigin: spec.inboxOrigin,
+    recipients: spec.recipients,
+  };
   const recipients = makeRecipients(audience);
-  const callStarts: number[] = [];
-  const callMs: number[] = [];
+  let callStarts: number[] = [];
+  let callMs: number[] = [];
   let sendErrors = 0;
   let firstError: string | null = null;
   let lastProgress = now();
   const sendStart = now();
-  for (let i = 0; i < spec.total && !stop.signal.aborted; i++) {
+  if (go && spec.direct != null) {
+    ({ callStarts, callMs, errors: sendErrors, firstError } = await sendDirect({
+      keys,
+      actor,
+      total: spec.total,
+      activity: (i) => makeActivity(origin, actor, spec.runId, i, audience),
+      recipients,
+      concurrency: spec.direct.concurrency,
+      signal: stop.signal,
+    }));
+  }
+  for (
+    let i = 0;
+    go && spec.direct == null && i < spec.total && !stop.signal.aborted;
+    i++
+  ) {
     const activity = makeActivity(origin, actor, spec.runId, i, audience);
     const started = now();
     try {
@@ -103,7 +132,7 @@ async function main(spec: SenderSpec): Promise<void> {
     }
   }
   const sendEnd = now();
-  if (!stop.signal.aborted) {
+  if (go && !stop.signal.aborted) {
     const sent: SentMessage = {
       type: "sent",
       sendStart,

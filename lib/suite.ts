@@ -1,20 +1,31 @@
 /**
- * Runs a suite of configurations one after another, skipping those that
- * cannot run here, and rewriting the results file after each one so that an
- * interrupted suite keeps what finished.
+ * Runs a suite: the baseline rows, then every configuration, each `runs`
+ * times from an empty queue, skipping those that cannot run here, and
+ * rewriting the results after each configuration so that an interrupted
+ * suite keeps what finished.
  *
  * @module
  */
+import { noneDriver } from "../drivers/none.ts";
 import type { Availability, Driver } from "./driver.ts";
+import { collectEnvironment } from "./environment.ts";
 import { writeResults } from "./report.ts";
 import {
-  type ConfigurationResult,
   configurationId,
+  type ConfigurationResult,
+  type Environment,
   type ResultsDocument,
+  type RunResult,
   type SuiteParams,
 } from "./results.ts";
-import { type Configuration, type Progress, runConfiguration } from "./runner.ts";
+import {
+  type Configuration,
+  configurationName,
+  type Progress,
+  runOnce,
+} from "./runner.ts";
 import { ServiceManager } from "./services/mod.ts";
+import { aggregateRuns } from "./stats.ts";
 
 /** Options for {@link runSuite}. */
 export interface SuiteOptions {
@@ -24,28 +35,49 @@ export interface SuiteOptions {
   readonly drivers: readonly Driver[];
   /** Parallelism levels for drivers that have a queue. */
   readonly parallel: readonly number[];
+  /** Also run the baseline (direct delivery) at each parallelism level. */
+  readonly baseline?: boolean;
   /** User driver modules that child processes must load. */
   readonly driverModules?: readonly string[];
   /** If set, results are written here after every configuration. */
   readonly outDir?: string;
+  /**
+   * A previous results document: its `ok` configurations with the same
+   * parameters are kept instead of run again.
+   */
+  readonly resumeFrom?: ResultsDocument;
   /** Stops the suite (Ctrl-C); the running configuration ends `incomplete`. */
   readonly signal?: AbortSignal;
   /** Live progress of the running configuration. */
   readonly onProgress?: (progress: Progress) => void;
-  /** Called when a configuration ends. */
-  readonly onResult?: (result: ConfigurationResult) => void;
+  /** Called when a configuration ends (or is taken from `resumeFrom`). */
+  readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
 }
 
-/** The configurations of a suite: a queue-less driver runs once. */
+/**
+ * The configurations of a suite: the baseline at each parallelism level
+ * (when asked), then each driver; a queue-less driver runs once.
+ */
 export function expandConfigurations(
   drivers: readonly Driver[],
   parallel: readonly number[],
+  baseline = false,
 ): Configuration[] {
-  return drivers.flatMap((driver) =>
-    driver.open == null
-      ? [{ driver, parallelism: 1 }]
-      : parallel.map((parallelism) => ({ driver, parallelism }))
-  );
+  const floor: Configuration[] = baseline
+    ? parallel.map((parallelism) => ({
+      driver: noneDriver,
+      parallelism,
+      direct: true,
+    }))
+    : [];
+  return [
+    ...floor,
+    ...drivers.flatMap((driver) =>
+      driver.open == null
+        ? [{ driver, parallelism: 1 }]
+        : parallel.map((parallelism) => ({ driver, parallelism }))
+    ),
+  ];
 }
 
 /** Whether a driver can run here (its server available, its own checks). */
@@ -60,17 +92,16 @@ export async function driverAvailability(
   return await driver.availability?.() ?? { available: true };
 }
 
-function skipped(
-  configuration: Configuration,
-  params: SuiteParams,
-  reason: string,
-): ConfigurationResult {
-  const { driver, parallelism } = configuration;
+/** The parameters that must match for a result to be reused by `--resume`. */
+export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
+  return a.total === b.total && a.recipients === b.recipients &&
+    a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
+    (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1);
+}
+
+function skippedRun(params: SuiteParams, reason: string): RunResult {
   const expected = params.total * params.recipients;
   return {
-    id: configurationId(driver.name, parallelism),
-    driver: driver.name,
-    parallelism,
     status: "skipped",
     reason,
     expected,
@@ -89,52 +120,107 @@ function skipped(
     timeoutSeconds: params.timeoutSeconds,
     server: null,
     processes: [],
+    latencyMs: null,
+    sendCallMs: null,
+    cpuMsPerDelivery: null,
+    timeline: null,
   };
 }
 
 /** Runs every configuration and returns the results document. */
-export async function runSuite(options: SuiteOptions): Promise<ResultsDocument> {
+export async function runSuite(
+  options: SuiteOptions,
+): Promise<ResultsDocument> {
   const { params } = options;
+  const runs = Math.max(1, params.runs ?? 1);
   const services = new ServiceManager();
   const startedAt = new Date().toISOString();
   const results: ConfigurationResult[] = [];
+  const previous = options.resumeFrom != null &&
+      sameMeasurement(options.resumeFrom.params, params)
+    ? options.resumeFrom.results
+    : [];
+  let environment: Environment | undefined;
   const document = (finishedAt: string | null): ResultsDocument => ({
     schemaVersion: 1,
     startedAt,
     finishedAt,
     params,
+    environment,
     results: [...results],
   });
+  const refreshEnvironment = async () => {
+    const servers: Record<string, string> = {};
+    for (const r of results) {
+      if (r.server != null) servers[r.server.name] = r.server.version;
+    }
+    environment = await collectEnvironment({
+      params,
+      packages: [
+        ...new Set(options.drivers.flatMap((d) => d.packages ?? [])),
+      ],
+      servers,
+    });
+  };
   try {
-    for (
-      const configuration of expandConfigurations(
-        options.drivers,
-        options.parallel,
-      )
-    ) {
+    await refreshEnvironment();
+    const configurations = expandConfigurations(
+      options.drivers,
+      options.parallel,
+      options.baseline ?? false,
+    );
+    for (const configuration of configurations) {
       if (options.signal?.aborted) break;
-      const availability = await driverAvailability(
-        configuration.driver,
-        services,
-      );
-      const result = availability.available
-        ? await runConfiguration(configuration, {
-          params,
+      const name = configurationName(configuration);
+      const id = configurationId(name, configuration.parallelism);
+      const kept = previous.find((r) => r.id === id && r.status === "ok");
+      let result: ConfigurationResult;
+      if (kept != null) {
+        result = kept;
+      } else {
+        const availability = await driverAvailability(
+          configuration.driver,
           services,
-          driverModules: options.driverModules ?? [],
-          signal: options.signal,
-          onProgress: options.onProgress,
-        })
-        : skipped(configuration, params, availability.reason);
+        );
+        const runResults: RunResult[] = [];
+        if (!availability.available) {
+          runResults.push(skippedRun(params, availability.reason));
+        } else {
+          for (let run = 1; run <= runs; run++) {
+            if (options.signal?.aborted) break;
+            const outcome = await runOnce(configuration, {
+              id,
+              params,
+              services,
+              driverModules: options.driverModules ?? [],
+              signal: options.signal,
+              run: { index: run, of: runs },
+              onProgress: options.onProgress,
+            });
+            runResults.push(outcome);
+            // A configuration that did not finish once would only burn its
+            // time limit again: its result says how far the one run got.
+            if (outcome.status !== "ok") break;
+          }
+        }
+        result = aggregateRuns(
+          id,
+          name,
+          configuration.parallelism,
+          runResults,
+        );
+      }
       results.push(result);
-      options.onResult?.(result);
+      options.onResult?.(result, kept != null);
       if (options.outDir != null) {
+        await refreshEnvironment();
         await writeResults(options.outDir, document(null));
       }
     }
   } finally {
     await services.stopAll();
   }
+  await refreshEnvironment();
   const final = document(new Date().toISOString());
   if (options.outDir != null) await writeResults(options.outDir, final);
   return final;

@@ -3,26 +3,30 @@
  * started with `manuallyStartQueue` + `startQueue` as a real deployment's
  * separate worker would be.  It delivers what the sender enqueued.
  *
- * Messages to the runner: `ready`, `error`.
+ * Messages to the runner: `ready`, `depth` (when asked to and the queue can
+ * tell), `error`.
  *
  * @module
  */
-import { emit, readSpec, stopRequested } from "./child_io.ts";
+import { control, emit, readSpec } from "./child_io.ts";
 import { createSenderFederation } from "./federation.ts";
-import { openQueue, type QueueSpec } from "./queue_spec.ts";
+import { openQueue, type QueueSpec, reportDepth } from "./queue_spec.ts";
 
 /** What the runner tells a worker. */
 export interface WorkerSpec {
   /** The queue to consume. */
   readonly queue: QueueSpec;
+  /** Whether this worker reports the queue's depth (one worker does). */
+  readonly reportDepth: boolean;
 }
 
 async function main(spec: WorkerSpec): Promise<void> {
-  const stop = stopRequested();
+  const stop = control();
   const opened = await openQueue(spec.queue);
   if (opened.queue == null) throw new Error("a worker needs a queue");
   const federation = createSenderFederation({ queue: opened.queue });
   const consuming = federation.startQueue(undefined, { signal: stop.signal });
+  if (spec.reportDepth) reportDepth(opened, stop.signal);
   emit({ type: "ready", pid: Deno.pid });
   await stop.done;
   await consuming;
