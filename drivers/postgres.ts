@@ -34,7 +34,10 @@ export const postgresDriver: Driver = {
     const sql = connect(serviceUrl);
     try {
       // Create the table up front so the sender and the worker do not race.
-      await new PostgresMessageQueue(sql, { tableName: table, channelName: table })
+      await new PostgresMessageQueue(sql, {
+        tableName: table,
+        channelName: table,
+      })
         .initialize();
     } finally {
       await sql.end();

@@ -1,0 +1,219 @@
+/**
+ * MariaDB (or MySQL): probing a user-given server and starting throwaway
+ * ones.
+ *
+ * @module
+ */
+import mysql from "mysql2/promise";
+import type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "./types.ts";
+import {
+  errorMessage,
+  findBinary,
+  redactUrl,
+  sleep,
+  spawnLogged,
+  startError,
+  stripPassword,
+  UnreachableError,
+  withTimeout,
+} from "./util.ts";
+
+/** How long `mariadb-install-db` plus the first connection may take. */
+const START_TIMEOUT_MS = 30_000;
+/** How long `mariadbd` may take to exit after SIGTERM (clean shutdown). */
+const STOP_GRACE_MS = 15_000;
+/** The database throwaway servers create for the bench. */
+const DATABASE = "fqb";
+
+/** The first of `names` found on `PATH`, or else the first name. */
+function binary(...names: string[]): string {
+  for (const name of names) {
+    const path = findBinary(name);
+    if (path != null) return path;
+  }
+  return names[0];
+}
+
+/**
+ * Starts a throwaway MariaDB server: `mariadb-install-db` into `dir/data`,
+ * then `mariadbd` itself as a child process (not daemonized) listening on
+ * `127.0.0.1:port`, with its socket and pid file in the data folder, and
+ * `--no-defaults` so that no system configuration applies.  Durability
+ * settings keep their defaults (binary log off) so the numbers stay
+ * realistic.  Output goes to `install.log` and `mariadbd.log` in `dir`.  When
+ * running as root, the server drops to the `mysql` user (which owns the data
+ * folder) and `dir` is opened for it to traverse.
+ *
+ * @param options The folder and port.
+ * @returns The running server; its URL is
+ *   `mysql://root@127.0.0.1:PORT/fqb` (no password).
+ * @throws {Error} When the installation fails or the server does not accept
+ *   connections within 30 seconds (with the log's last lines), or when
+ *   `options.signal` aborts.
+ */
+export async function startMariadb(
+  options: StartOptions,
+): Promise<StartedServer> {
+  const { dir, port, signal } = options;
+  signal?.throwIfAborted();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const asRoot = Deno.uid() === 0;
+  const userArgs = asRoot ? ["--user=mysql"] : [];
+  const dataDir = `${dir}/data`;
+  // mariadb-install-db creates the data folder and gives it to the mysql
+  // user; that user must be able to reach it.
+  if (asRoot) await Deno.chmod(dir, 0o711);
+
+  const installLog = `${dir}/install.log`;
+  const install = await spawnLogged(
+    binary("mariadb-install-db", "mysql_install_db"),
+    [
+      "--no-defaults",
+      ...userArgs,
+      `--datadir=${dataDir}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+    ],
+    { logPath: installLog, cwd: dir },
+  );
+  // SIGTERM lets the script end its bootstrap server; SIGKILL would orphan it.
+  const onAbort = () => void install.stop("SIGTERM", 5000);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    const { code } = await install.status;
+    signal?.throwIfAborted();
+    if (code !== 0) {
+      throw await startError(
+        "mariadb-install-db",
+        `exited (${code})`,
+        installLog,
+      );
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+
+  signal?.throwIfAborted();
+  const logPath = `${dir}/mariadbd.log`;
+  const server = await spawnLogged(binary("mariadbd", "mysqld"), [
+    "--no-defaults",
+    ...userArgs,
+    `--datadir=${dataDir}`,
+    `--port=${port}`,
+    "--bind-address=127.0.0.1",
+    `--socket=${dataDir}/mariadbd.sock`,
+    `--pid-file=${dataDir}/mariadbd.pid`,
+    "--skip-log-bin",
+  ], { logPath, cwd: dir });
+  const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
+  const rootUrl = `mysql://root@127.0.0.1:${port}`;
+  try {
+    while (true) {
+      if (server.exited) {
+        const { code } = await server.status;
+        throw await startError("mariadbd", `exited (${code})`, logPath);
+      }
+      try {
+        await query(rootUrl, 2000, `CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) {
+          throw await startError(
+            "mariadbd",
+            `no connection on port ${port} within ${START_TIMEOUT_MS} ms ` +
+              `(${errorMessage(error)})`,
+            logPath,
+          );
+        }
+      }
+      await sleep(25, signal);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `${rootUrl}/${DATABASE}`, pid: server.pid, stop };
+}
+
+/**
+ * Connects to `url`, runs one statement, and disconnects.  Never waits
+ * longer than `timeoutMs` in all; a connection made after that is closed at
+ * once.  Errors are passed on as they are (they may hold the URL's
+ * password).
+ */
+async function query(
+  url: string,
+  timeoutMs: number,
+  sql: string,
+): Promise<unknown[]> {
+  let connection: mysql.Connection | undefined;
+  let done = false;
+  const work = (async () => {
+    const opened = await mysql.createConnection({
+      uri: url,
+      connectTimeout: timeoutMs,
+    });
+    if (done) {
+      opened.destroy();
+      throw new Error("connected too late");
+    }
+    connection = opened;
+    const [rows] = await opened.query(sql);
+    return Array.isArray(rows) ? rows : [];
+  })();
+  try {
+    return await withTimeout(
+      work,
+      timeoutMs,
+      () => new Error(`no answer within ${timeoutMs} ms`),
+    );
+  } finally {
+    done = true;
+    connection?.destroy();
+  }
+}
+
+/**
+ * Connects to the MariaDB or MySQL server at `url` and returns its version.
+ * Never waits much longer than `timeoutMs`; always closes the connection.
+ *
+ * @param url A `mysql://` URL.
+ * @param timeoutMs The longest time to try.
+ * @returns The server's `VERSION()`, for example
+ *   `"10.11.19-MariaDB-0+deb12u1"`.
+ * @throws {Error} Naming the URL (without password) and the cause.
+ */
+export async function probeMariadb(
+  url: string,
+  timeoutMs: number,
+): Promise<{ version: string }> {
+  try {
+    const rows = await query(url, timeoutMs, "SELECT VERSION() AS version");
+    const version = String(
+      (rows[0] as { version?: unknown } | undefined)?.version ?? "",
+    ).trim();
+    if (!version) throw new Error("SELECT VERSION() returned nothing");
+    return { version };
+  } catch (error) {
+    throw new UnreachableError(
+      `cannot reach MariaDB at ${redactUrl(url)} (${
+        stripPassword(errorMessage(error), url)
+      })`,
+    );
+  }
+}
+
+/** MariaDB (or MySQL), from `MYSQL_URL` or a throwaway `mariadbd`. */
+export const mariadbService: ServiceDefinition = {
+  name: "mariadb",
+  urlEnv: "MYSQL_URL",
+  binaries: ["mariadb-install-db", "mariadbd"],
+  installHint: "apt-get install mariadb-server",
+  start: startMariadb,
+  probe: probeMariadb,
+};
