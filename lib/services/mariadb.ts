@@ -10,6 +10,7 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
+import { restartableServer, type ServerProcess } from "./mod.ts";
 import {
   errorMessage,
   findBinary,
@@ -24,6 +25,8 @@ import {
 
 /** How long `mariadb-install-db` plus the first connection may take. */
 const START_TIMEOUT_MS = 30_000;
+/** How long a restarted server may take to recover InnoDB after a crash. */
+const RESTART_TIMEOUT_MS = 120_000;
 /** How long `mariadbd` may take to exit after SIGTERM (clean shutdown). */
 const STOP_GRACE_MS = 15_000;
 /** The database throwaway servers create for the bench. */
@@ -46,7 +49,9 @@ function binary(...names: string[]): string {
  * settings keep their defaults (binary log off) so the numbers stay
  * realistic.  Output goes to `install.log` and `mariadbd.log` in `dir`.  When
  * running as root, the server drops to the `mysql` user (which owns the data
- * folder) and `dir` is opened for it to traverse.
+ * folder) and `dir` is opened for it to traverse.  The server can be killed
+ * and restarted; a restart after a kill goes through InnoDB's crash
+ * recovery.
  *
  * @param options The folder and port.
  * @returns The running server; its URL is
@@ -99,6 +104,34 @@ export async function startMariadb(
   }
 
   signal?.throwIfAborted();
+  const launch = (timeoutMs: number) =>
+    launchMariadb({ ...options, dataDir, userArgs, timeoutMs });
+  return restartableServer(
+    `mysql://root@127.0.0.1:${port}/${DATABASE}`,
+    await launch(deadline - Date.now()),
+    () => launch(RESTART_TIMEOUT_MS),
+  );
+}
+
+/** Options for {@link launchMariadb}. */
+interface LaunchOptions extends StartOptions {
+  /** The installed data folder. */
+  readonly dataDir: string;
+  /** `--user=mysql` when running as root. */
+  readonly userArgs: readonly string[];
+  /** How long it may take to accept connections. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Spawns `mariadbd` on an installed data folder and waits until it accepts
+ * connections (after crash recovery, if it needs one) and has the bench's
+ * database; on failure, stops it and throws with the log's last lines.
+ */
+async function launchMariadb(
+  { dir, port, signal, dataDir, userArgs, timeoutMs }: LaunchOptions,
+): Promise<ServerProcess> {
+  const deadline = Date.now() + timeoutMs;
   const logPath = `${dir}/mariadbd.log`;
   const server = await spawnLogged(binary("mariadbd", "mysqld"), [
     "--no-defaults",
@@ -125,7 +158,7 @@ export async function startMariadb(
         if (Date.now() > deadline) {
           throw await startError(
             "mariadbd",
-            `no connection on port ${port} within ${START_TIMEOUT_MS} ms ` +
+            `no connection on port ${port} within ${timeoutMs} ms ` +
               `(${errorMessage(error)})`,
             logPath,
           );
@@ -137,7 +170,7 @@ export async function startMariadb(
     await stop();
     throw error;
   }
-  return { url: `${rootUrl}/${DATABASE}`, pid: server.pid, stop };
+  return { process: server, pid: server.pid, stop };
 }
 
 /**

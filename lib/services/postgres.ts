@@ -9,12 +9,14 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
+import { restartableServer, type ServerProcess } from "./mod.ts";
 import {
   errorMessage,
   findBinary,
   redactUrl,
   sleep,
   spawnLogged,
+  type SpawnLoggedOptions,
   startError,
   stripPassword,
   UnreachableError,
@@ -23,6 +25,8 @@ import {
 
 /** How long `initdb` plus the first accepted connection may take. */
 const START_TIMEOUT_MS = 20_000;
+/** How long a restarted server may take to replay its WAL (crash recovery). */
+const RESTART_TIMEOUT_MS = 120_000;
 /** How long the postmaster may take to exit after SIGINT (fast shutdown). */
 const STOP_GRACE_MS = 15_000;
 
@@ -67,6 +71,8 @@ async function serverUser(): Promise<UserIds | undefined> {
  * keep their defaults so the numbers stay realistic.  Output goes to
  * `initdb.log` and `postgres.log` in `dir`.  When running as root, the
  * folders are handed to the `postgres` user and both programs run as it.
+ * The server can be killed and restarted; a restart after a kill goes
+ * through PostgreSQL's crash recovery.
  *
  * @param options The folder and port.
  * @returns The running server; its URL is
@@ -126,7 +132,43 @@ export async function startPostgres(
   }
 
   signal?.throwIfAborted();
-  const logPath = `${dir}/postgres.log`;
+  const launch = (timeoutMs: number) =>
+    launchPostgres({
+      ...options,
+      dataDir,
+      socketDir,
+      spawn: { ...spawnOptions, logPath: `${dir}/postgres.log` },
+      timeoutMs,
+    });
+  return restartableServer(
+    `postgres://postgres@127.0.0.1:${port}/postgres`,
+    await launch(deadline - Date.now()),
+    () => launch(RESTART_TIMEOUT_MS),
+  );
+}
+
+/** Options for {@link launchPostgres}. */
+interface LaunchOptions extends StartOptions {
+  /** The initialised data folder. */
+  readonly dataDir: string;
+  /** The folder for the Unix socket. */
+  readonly socketDir: string;
+  /** As whom, where and with what log the server runs. */
+  readonly spawn: SpawnLoggedOptions;
+  /** How long it may take to accept connections. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Spawns the `postgres` server on an initialised data folder and waits until
+ * it accepts connections (after crash recovery, if it needs one); on failure,
+ * stops it and throws with the log's last lines.
+ */
+async function launchPostgres(
+  { port, signal, dataDir, socketDir, spawn, timeoutMs }: LaunchOptions,
+): Promise<ServerProcess> {
+  const { logPath } = spawn;
+  const deadline = Date.now() + timeoutMs;
   const server = await spawnLogged(findBinary("postgres") ?? "postgres", [
     "-D",
     dataDir,
@@ -138,7 +180,7 @@ export async function startPostgres(
     "listen_addresses=127.0.0.1",
     "-c",
     "max_connections=200",
-  ], { ...spawnOptions, logPath });
+  ], spawn);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = (): Promise<void> => server.stop("SIGINT", STOP_GRACE_MS);
   try {
@@ -154,7 +196,7 @@ export async function startPostgres(
         if (Date.now() > deadline) {
           throw await startError(
             "postgres",
-            `no connection on port ${port} within ${START_TIMEOUT_MS} ms ` +
+            `no connection on port ${port} within ${timeoutMs} ms ` +
               `(${errorMessage(error)})`,
             logPath,
           );
@@ -166,7 +208,7 @@ export async function startPostgres(
     await stop();
     throw error;
   }
-  return { url, pid: server.pid, stop };
+  return { process: server, pid: server.pid, stop };
 }
 
 /**

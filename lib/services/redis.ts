@@ -9,6 +9,7 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
+import { restartableServer, type ServerProcess } from "./mod.ts";
 import {
   errorMessage,
   redactUrl,
@@ -23,8 +24,43 @@ import {
 
 /** How long a throwaway Redis may take to answer PING. */
 const START_TIMEOUT_MS = 10_000;
+/** How long a restarted Redis may take to load its RDB or AOF file. */
+const RESTART_TIMEOUT_MS = 60_000;
 /** How long a throwaway Redis may take to exit after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
+
+/** How a Redis server keeps its data across a crash. */
+export type RedisPersistence = "none" | "rdb" | "aof";
+
+/**
+ * The `redis-server` settings of each {@link RedisPersistence} mode, as
+ * `CONFIG` parameter and value:
+ *
+ * - `none`: no snapshots, no append-only file; a restart starts empty.
+ * - `rdb`: a background snapshot one second after 1,000 writes, or ten
+ *   seconds after any write (`save "1 1000 10 1"`); a crash loses the writes
+ *   since the last snapshot.
+ * - `aof`: every write appended to the append-only file and fsynced before
+ *   the reply (`appendonly yes`, `appendfsync always`), no snapshots.
+ */
+export const REDIS_PERSISTENCE: Readonly<
+  Record<RedisPersistence, Readonly<Record<string, string>>>
+> = {
+  none: { save: "", appendonly: "no" },
+  rdb: { save: "1 1000 10 1", appendonly: "no" },
+  aof: { save: "", appendonly: "yes", appendfsync: "always" },
+};
+
+/**
+ * The `redis-server` arguments that set a persistence mode.
+ *
+ * @param mode The mode.
+ * @returns For example `["--save", "", "--appendonly", "no"]`.
+ */
+export function redisPersistenceArgs(mode: RedisPersistence): string[] {
+  return Object.entries(REDIS_PERSISTENCE[mode])
+    .flatMap(([name, value]) => [`--${name}`, value]);
+}
 
 /** Options for {@link startRedis}. */
 export interface StartRedisOptions extends StartOptions {
@@ -70,7 +106,8 @@ async function ping(port: number, timeoutMs: number): Promise<boolean> {
  * Starts a throwaway `redis-server` as a child process (not daemonized)
  * listening on `127.0.0.1:port`, without persistence unless `extraArgs` ask
  * for it.  Its output goes to `redis.log` in `dir`.  Resolves once it answers
- * `PING`.
+ * `PING`.  The server can be killed and restarted with the same arguments,
+ * reloading its RDB or AOF file if it has one.
  *
  * @param options The folder, port, and extra arguments.
  * @returns The running server.
@@ -82,8 +119,7 @@ export async function startRedis(
 ): Promise<StartedServer> {
   const { dir, port, signal } = options;
   signal?.throwIfAborted();
-  const logPath = `${dir}/redis.log`;
-  const server = await spawnLogged("redis-server", [
+  const args = [
     "--port",
     String(port),
     "--bind",
@@ -97,9 +133,33 @@ export async function startRedis(
     "--dir",
     dir,
     ...(options.extraArgs ?? []),
-  ], { logPath, cwd: dir });
+  ];
+  const launch = (timeoutMs: number) =>
+    launchRedis(args, options, `${dir}/redis.log`, timeoutMs);
+  return restartableServer(
+    `redis://127.0.0.1:${port}`,
+    await launch(START_TIMEOUT_MS),
+    () => launch(RESTART_TIMEOUT_MS),
+  );
+}
+
+/**
+ * Spawns `redis-server` with `args` and waits until it answers `PING`
+ * (`-LOADING` while it reads its data file does not count); on failure,
+ * stops it and throws with the log's last lines.
+ */
+async function launchRedis(
+  args: readonly string[],
+  { dir, port, signal }: StartOptions,
+  logPath: string,
+  timeoutMs: number,
+): Promise<ServerProcess> {
+  const server = await spawnLogged("redis-server", args, {
+    logPath,
+    cwd: dir,
+  });
   const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   try {
     while (true) {
       if (server.exited) {
@@ -111,7 +171,7 @@ export async function startRedis(
       if (Date.now() > deadline) {
         throw await startError(
           "redis-server",
-          `no answer to PING on port ${port} within ${START_TIMEOUT_MS} ms`,
+          `no answer to PING on port ${port} within ${timeoutMs} ms`,
           logPath,
         );
       }
@@ -121,7 +181,7 @@ export async function startRedis(
     await stop();
     throw error;
   }
-  return { url: `redis://127.0.0.1:${port}`, pid: server.pid, stop };
+  return { process: server, pid: server.pid, stop };
 }
 
 /**
@@ -177,12 +237,46 @@ export async function probeRedis(
   }
 }
 
-/** Redis, from `REDIS_URL` or a throwaway `redis-server`. */
-export const redisService: ServiceDefinition = {
-  name: "redis",
-  urlEnv: "REDIS_URL",
-  binaries: ["redis-server"],
-  installHint: "apt-get install redis-server",
-  start: (options: StartOptions): Promise<StartedServer> => startRedis(options),
-  probe: probeRedis,
-};
+/** A Redis service whose throwaway servers run in the given mode. */
+function redisServiceFor(
+  name: string,
+  mode: RedisPersistence,
+): ServiceDefinition {
+  const extraArgs = redisPersistenceArgs(mode);
+  return {
+    name,
+    urlEnv: "REDIS_URL",
+    binaries: ["redis-server"],
+    installHint: "apt-get install redis-server",
+    start: (options: StartOptions): Promise<StartedServer> =>
+      startRedis({ ...options, extraArgs }),
+    probe: probeRedis,
+  };
+}
+
+/**
+ * Redis, from `REDIS_URL` or a throwaway `redis-server` without persistence
+ * (mode `none` of {@link REDIS_PERSISTENCE}).
+ */
+export const redisService: ServiceDefinition = redisServiceFor(
+  "redis",
+  "none",
+);
+
+/**
+ * Redis, from `REDIS_URL` or a throwaway `redis-server` that takes RDB
+ * snapshots (mode `rdb` of {@link REDIS_PERSISTENCE}).
+ */
+export const redisRdbService: ServiceDefinition = redisServiceFor(
+  "redis-rdb",
+  "rdb",
+);
+
+/**
+ * Redis, from `REDIS_URL` or a throwaway `redis-server` that fsyncs every
+ * write to its append-only file (mode `aof` of {@link REDIS_PERSISTENCE}).
+ */
+export const redisAofService: ServiceDefinition = redisServiceFor(
+  "redis-aof",
+  "aof",
+);

@@ -19,10 +19,36 @@ export interface StartOptions {
 export interface StartedServer {
   /** The URL clients connect to (no password). */
   readonly url: string;
-  /** The server's main process id, for resource accounting. */
+  /**
+   * The server's main process id, for resource accounting.  After
+   * {@link restart} it is the new process's id: read it again rather than
+   * keeping a copy.
+   */
   readonly pid: number;
-  /** Stops the server and waits for its processes to exit. Idempotent. */
+  /**
+   * Stops the server and waits for its processes to exit. Idempotent; works
+   * after {@link kill}, with or without a {@link restart} since.
+   */
   stop(): Promise<void>;
+  /**
+   * Kills the server hard, as a power cut would: its whole process tree is
+   * frozen, then SIGKILLed, with no chance to flush its own buffers.  Unlike
+   * a power cut, what it already handed to the kernel (written but not
+   * fsynced) survives.  Keeps its data folder.  Resolves once every process
+   * of it is gone.  Does nothing if the server is already down.
+   */
+  kill?(): Promise<void>;
+  /**
+   * Starts the server again on the same data folder and port, without
+   * re-initialising anything, so it recovers whatever it kept (PostgreSQL's
+   * and InnoDB's crash recovery, Redis's RDB or AOF file, RabbitMQ's message
+   * store).  A server still running is stopped gracefully first.  Resolves
+   * once it accepts connections again; {@link pid} then names the new process.
+   *
+   * @throws {Error} After {@link stop}, or when the server does not come back
+   *   (the message holds the log's last lines).
+   */
+  restart?(): Promise<void>;
 }
 
 /** Describes a kind of server a driver needs. */
