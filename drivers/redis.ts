@@ -1,13 +1,32 @@
 /**
- * `RedisMessageQueue` from `@fedify/redis` 1.8.7 on `ioredis`.  Each run uses
- * its own key prefix, deleted afterwards.
+ * `RedisMessageQueue` from `@fedify/redis` 1.8.7 on `ioredis`, in three
+ * persistence modes: none (`redis`), RDB snapshots (`redis-rdb`) and an
+ * append-only file fsynced on every write (`redis-aof`).  Each run uses its
+ * own key prefix, deleted afterwards.
+ *
+ * A throwaway server is started in the driver's mode.  On a user's server
+ * (`REDIS_URL`), `redis` uses the server as it is configured, while
+ * `redis-rdb` and `redis-aof` switch it to their mode with `CONFIG SET` and
+ * `cleanup()` puts the previous settings back; while such a run lasts, the
+ * whole server (other users' data too) runs in that mode.
  *
  * @module
  */
 import { RedisMessageQueue } from "@fedify/redis";
 import { Redis } from "ioredis";
 import type { Driver, Json } from "../lib/driver.ts";
-import { redisService } from "../lib/services/redis.ts";
+import {
+  errorMessage,
+  redactUrl,
+  type ServiceDefinition,
+} from "../lib/services/mod.ts";
+import {
+  REDIS_PERSISTENCE,
+  redisAofService,
+  type RedisPersistence,
+  redisRdbService,
+  redisService,
+} from "../lib/services/redis.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
 
 interface RedisConfig {
@@ -16,55 +35,216 @@ interface RedisConfig {
   readonly [key: string]: Json;
 }
 
+/**
+ * The settings a mode may change, in the order they are set (`appendonly`
+ * last, so that an append-only file starts with the right fsync policy);
+ * they are restored in the reverse order.
+ */
+const PERSISTENCE_SETTINGS = ["appendfsync", "save", "appendonly"] as const;
+
 function connect(url: string): Redis {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   redis.on("error", () => {/* surfaced by the failing command */});
   return redis;
 }
 
-/** Fedify's Redis queue (sorted set + pub/sub + lock key). */
-export const redisDriver: Driver = {
-  name: "redis",
-  description: "@fedify/redis RedisMessageQueue (ioredis)",
-  crossProcess: true,
-  service: redisService,
-  packages: ["@fedify/redis", "ioredis"],
-  prepare({ runId, serviceUrl }) {
-    if (serviceUrl == null) throw new Error("redis: no server URL");
-    const config: RedisConfig = { url: serviceUrl, prefix: `fqb:${runId}:` };
-    return Promise.resolve({
-      config,
-      async cleanup() {
-        const redis = connect(serviceUrl);
-        try {
-          let cursor = "0";
-          do {
-            const [next, keys] = await redis.scan(
-              cursor,
-              "MATCH",
-              `${config.prefix}*`,
-              "COUNT",
-              1000,
-            );
-            if (keys.length > 0) await redis.del(...keys);
-            cursor = next;
-          } while (cursor !== "0");
-        } finally {
-          redis.disconnect();
-        }
-      },
-    });
-  },
-  open(config) {
-    const { url, prefix } = config as RedisConfig;
-    const queue = new RedisMessageQueue(() => connect(url), {
-      queueKey: `${prefix}queue`,
-      lockKey: `${prefix}lock`,
-      channelKey: `${prefix}channel`,
-    });
-    return Promise.resolve({
-      queue: adaptLegacyQueue(queue),
-      close: () => Promise.resolve(queue[Symbol.dispose]()),
-    });
-  },
-};
+/** Deletes every key that starts with `prefix`. */
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(
+      cursor,
+      "MATCH",
+      `${prefix}*`,
+      "COUNT",
+      1000,
+    );
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== "0");
+}
+
+/** Sets settings with `CONFIG SET`, one at a time, in the given order. */
+async function configSet(
+  redis: Redis,
+  settings: readonly (readonly [name: string, value: string])[],
+): Promise<void> {
+  for (const [name, value] of settings) {
+    await redis.call("CONFIG", "SET", name, value);
+  }
+}
+
+/** Reads one setting with `CONFIG GET`. */
+async function configGet(redis: Redis, name: string): Promise<string> {
+  const reply = await redis.call("CONFIG", "GET", name) as string[];
+  if (reply.length < 2) throw new Error(`CONFIG GET ${name} returned nothing`);
+  return reply[1];
+}
+
+/**
+ * Switches the server at `url` to a persistence mode's settings with
+ * `CONFIG SET`, changing only those that differ, and returns a function that
+ * sets the changed ones back to exactly their previous values.
+ *
+ * @param driver The driver's name, for error messages.
+ * @param url The server.
+ * @param mode The persistence mode.
+ * @throws {Error} When `CONFIG` fails, saying so when the server refuses it
+ *   (renamed or disabled command, or an ACL without it); nothing is left
+ *   changed then.
+ */
+async function applyPersistence(
+  driver: string,
+  url: string,
+  mode: RedisPersistence,
+): Promise<() => Promise<void>> {
+  const wanted: Readonly<Record<string, string>> = REDIS_PERSISTENCE[mode];
+  const redis = connect(url);
+  const changed: [name: string, previous: string][] = [];
+  try {
+    const current = new Map<string, string>();
+    try {
+      for (const name of PERSISTENCE_SETTINGS) {
+        current.set(name, await configGet(redis, name));
+      }
+    } catch (error) {
+      const cause = errorMessage(error);
+      const refused = /NOPERM|unknown command/i.test(cause)
+        ? "; the server does not allow CONFIG (renamed or disabled command, " +
+          "or an ACL without it), so the bench cannot set its persistence " +
+          "mode; allow CONFIG GET and CONFIG SET for this user, or unset " +
+          "REDIS_URL to let the bench start its own server"
+        : "";
+      throw new Error(
+        `${driver}: cannot read the persistence settings of Redis at ` +
+          `${redactUrl(url)}: CONFIG GET failed (${cause})${refused}`,
+        { cause: error },
+      );
+    }
+    for (const name of PERSISTENCE_SETTINGS) {
+      const value = wanted[name];
+      if (value == null || value === current.get(name)) continue;
+      try {
+        await redis.call("CONFIG", "SET", name, value);
+      } catch (error) {
+        await configSet(redis, changed.toReversed()).catch(() => {});
+        throw new Error(
+          `${driver}: cannot set ${name} to "${value}" on Redis at ` +
+            `${redactUrl(url)}: CONFIG SET failed (${errorMessage(error)}); ` +
+            "allow CONFIG SET for this user, or unset REDIS_URL to let the " +
+            "bench start its own server",
+          { cause: error },
+        );
+      }
+      changed.push([name, current.get(name)!]);
+    }
+  } finally {
+    redis.disconnect();
+  }
+  if (changed.length === 0) return () => Promise.resolve();
+  return async () => {
+    const again = connect(url);
+    try {
+      await configSet(again, changed.toReversed());
+    } finally {
+      again.disconnect();
+    }
+  };
+}
+
+/** `save "1 1000 10 1", appendonly no`, for a driver's description. */
+function describeSettings(mode: RedisPersistence): string {
+  return Object.entries(REDIS_PERSISTENCE[mode])
+    .map(([name, value]) =>
+      `${name} ${/^\w+$/.test(value) ? value : `"${value}"`}`
+    )
+    .join(", ");
+}
+
+/**
+ * Makes a driver for Fedify's Redis queue in one persistence mode.
+ *
+ * @param name The driver's name.
+ * @param mode The persistence mode of its server.
+ * @param service Starts throwaway servers in that mode.
+ * @param summary The mode in a few words, for the description.
+ */
+function redisDriverFor(
+  name: string,
+  mode: RedisPersistence,
+  service: ServiceDefinition,
+  summary: string,
+  enforceOnUserServer: boolean,
+): Driver {
+  return {
+    name,
+    description: `@fedify/redis RedisMessageQueue (ioredis), ${summary} ` +
+      `(${describeSettings(mode)})`,
+    crossProcess: true,
+    service,
+    packages: ["@fedify/redis", "ioredis"],
+    async prepare({ runId, serviceUrl }) {
+      if (serviceUrl == null) throw new Error(`${name}: no server URL`);
+      const config: RedisConfig = { url: serviceUrl, prefix: `fqb:${runId}:` };
+      // The throwaway server already runs in the mode; a user's server is
+      // switched only by the drivers whose point is the mode.
+      const restore = enforceOnUserServer
+        ? await applyPersistence(name, serviceUrl, mode)
+        : () => Promise.resolve();
+      return {
+        config,
+        async cleanup() {
+          const redis = connect(serviceUrl);
+          try {
+            await deleteKeys(redis, config.prefix);
+          } finally {
+            redis.disconnect();
+            await restore();
+          }
+        },
+      };
+    },
+    open(config) {
+      const { url, prefix } = config as RedisConfig;
+      const queue = new RedisMessageQueue(() => connect(url), {
+        queueKey: `${prefix}queue`,
+        lockKey: `${prefix}lock`,
+        channelKey: `${prefix}channel`,
+      });
+      return Promise.resolve({
+        queue: adaptLegacyQueue(queue),
+        close: () => Promise.resolve(queue[Symbol.dispose]()),
+      });
+    },
+  };
+}
+
+/**
+ * Fedify's Redis queue (sorted set + pub/sub + lock key): no persistence on
+ * a throwaway server; a user's server (`REDIS_URL`) is left as configured.
+ */
+export const redisDriver: Driver = redisDriverFor(
+  "redis",
+  "none",
+  redisService,
+  "no persistence on a throwaway server; a REDIS_URL server as configured",
+  false,
+);
+
+/** Fedify's Redis queue on a server that takes RDB snapshots. */
+export const redisRdbDriver: Driver = redisDriverFor(
+  "redis-rdb",
+  "rdb",
+  redisRdbService,
+  "RDB snapshots",
+  true,
+);
+
+/** Fedify's Redis queue on a server that fsyncs every write to its AOF. */
+export const redisAofDriver: Driver = redisDriverFor(
+  "redis-aof",
+  "aof",
+  redisAofService,
+  "AOF fsynced on every write",
+  true,
+);
