@@ -1,0 +1,75 @@
+/**
+ * Deno KV's queue (`Deno.Kv.enqueue` / `listenQueue`) through our own
+ * {@link DenoKvMessageQueue}, with Fedify's semantics (`@fedify/denokv` is
+ * not on the npm registry).  Each run uses its own SQLite file in the run's
+ * temporary folder.
+ *
+ * Two topologies, because on a local Deno KV they behave very differently:
+ * `deno-kv` consumes the queue in a separate worker process, as a deployment
+ * would, and that worker notices what the sender enqueued only at Deno KV's
+ * own poll, about once a minute; `deno-kv-single` lets the sender process
+ * consume its own queue, where new messages are picked up at once.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Driver, Json } from "../lib/driver.ts";
+import { DenoKvMessageQueue } from "./deno_kv_queue.ts";
+
+interface DenoKvConfig {
+  readonly path: string;
+  readonly [key: string]: Json;
+}
+
+function denoKvDriver_(
+  name: string,
+  crossProcess: boolean,
+  description: string,
+): Driver {
+  return {
+    name,
+    description,
+    crossProcess,
+    // A worker in another process sees the sender's messages only at Deno
+    // KV's poll, about every 60 s: that is no stall.
+    quietPeriodSeconds: crossProcess ? 60 : undefined,
+    availability() {
+      return Promise.resolve(
+        typeof Deno.openKv === "function" ? { available: true } : {
+          available: false,
+          reason: "Deno KV is disabled; run with --unstable-kv",
+        },
+      );
+    },
+    prepare({ tempDir }) {
+      const config: DenoKvConfig = { path: join(tempDir, "queue.sqlite3") };
+      return Promise.resolve({
+        config,
+        async cleanup() {
+          for (const suffix of ["", "-wal", "-shm"]) {
+            await Deno.remove(config.path + suffix).catch(() => {});
+          }
+        },
+      });
+    },
+    async open(config) {
+      const { path } = config as DenoKvConfig;
+      const queue = new DenoKvMessageQueue(await Deno.openKv(path));
+      return { queue, close: () => queue[Symbol.asyncDispose]() };
+    },
+  };
+}
+
+/** Deno KV consumed by a separate worker process. */
+export const denoKvDriver: Driver = denoKvDriver_(
+  "deno-kv",
+  true,
+  "Deno KV queue (ours, Fedify semantics), separate worker process",
+);
+
+/** Deno KV consumed by the sender process itself. */
+export const denoKvSingleDriver: Driver = denoKvDriver_(
+  "deno-kv-single",
+  false,
+  "Deno KV queue (ours, Fedify semantics), consumed by the sender process",
+);
