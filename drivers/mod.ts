@@ -6,23 +6,53 @@
  * @module
  */
 import type { Driver } from "../lib/driver.ts";
-import { denoKvDriver } from "./deno_kv.ts";
+import { amqpDriver } from "./amqp.ts";
+import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
 import { inProcessDriver } from "./in_process.ts";
+import { mysqlDriver } from "./mysql.ts";
 import { noneDriver } from "./none.ts";
 import { postgresDriver } from "./postgres.ts";
-import { redisDriver } from "./redis.ts";
+import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
+import { sqliteDriver } from "./sqlite.ts";
 
 export type { Driver } from "../lib/driver.ts";
-export { denoKvDriver, inProcessDriver, noneDriver, postgresDriver, redisDriver };
+export {
+  amqpDriver,
+  denoKvDriver,
+  denoKvSingleDriver,
+  inProcessDriver,
+  mysqlDriver,
+  noneDriver,
+  postgresDriver,
+  redisAofDriver,
+  redisDriver,
+  redisRdbDriver,
+  sqliteDriver,
+};
 
 /** Every built-in driver, in the order of the default suite. */
 export const builtinDrivers: readonly Driver[] = [
   noneDriver,
   inProcessDriver,
   denoKvDriver,
+  denoKvSingleDriver,
   redisDriver,
+  redisRdbDriver,
+  redisAofDriver,
   postgresDriver,
+  amqpDriver,
+  sqliteDriver,
+  mysqlDriver,
 ];
+
+/**
+ * The drivers `deno task bench` runs when `--drivers` is not given: every
+ * built-in driver except the Redis persistence variants, which answer a
+ * narrower question (run them with `--drivers redis,redis-rdb,redis-aof`).
+ */
+export const defaultSuite: readonly string[] = builtinDrivers
+  .map((driver) => driver.name)
+  .filter((name) => name !== "redis-rdb" && name !== "redis-aof");
 
 function isDriver(value: unknown): value is Driver {
   return typeof value === "object" && value != null &&

@@ -1,30 +1,16 @@
 /**
- * The `mysql` driver end to end against a throwaway MariaDB (or `MYSQL_URL`
- * when set), in both of Fedify's delivery paths, with exact accounting and no
- * process left behind; and the throwaway MariaDB service itself.
+ * The `mysql` driver's namespace handling and the throwaway MariaDB service
+ * (the driver's round trip is in drivers.test.ts with every other driver).
  */
 import assert from "node:assert/strict";
 import mysql from "mysql2/promise";
-import type { SuiteParams } from "../lib/results.ts";
 import { mariadbService, probeMariadb } from "../lib/services/mariadb.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { runSuite } from "../lib/suite.ts";
-import { isAlive, survivors } from "../lib/testing.ts";
+import { isAlive } from "../lib/testing.ts";
 import { mysqlDriver } from "./mysql.ts";
 
 const unavailable = !new ServiceManager().availability(mariadbService)
   .available;
-
-function params(recipients: number): SuiteParams {
-  return {
-    total: 4,
-    recipients,
-    fanout: "auto",
-    rsaBits: 2048,
-    timeoutSeconds: 120,
-    stallTimeoutSeconds: 30,
-  };
-}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -33,47 +19,6 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-// Fedify fans out (one message per activity, expanded by a worker) from 5
-// inboxes on; below that, the sender enqueues one message per inbox.
-for (const [path, recipients] of [["fanout", 6], ["direct", 3]] as const) {
-  Deno.test({
-    name: `mysql delivers exactly once across processes (${path})`,
-    ignore: unavailable,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const document = await runSuite({
-        params: params(recipients),
-        drivers: [mysqlDriver],
-        parallel: [1, 2],
-      });
-      assert.deepEqual(document.results.map((r) => r.id), [
-        "mysql",
-        "mysql-x2",
-      ]);
-      for (const r of document.results) {
-        assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
-        assert.equal(r.expected, 4 * recipients, r.id);
-        assert.equal(r.delivered, r.expected, r.id);
-        assert.equal(r.duplicates, 0, r.id);
-        assert.equal(r.missing, 0, r.id);
-        assert.equal(r.sendErrors, 0, r.id);
-        assert.equal(r.server?.name, "mariadb", r.id);
-        const server = r.server?.startedByBench ? ["server"] : [];
-        assert.deepEqual(
-          r.processes.map((p) => p.role).sort(),
-          ["inbox", "sender", ...server, "worker"].sort(),
-          r.id,
-        );
-      }
-      const pids = document.results.flatMap((r) =>
-        r.processes.map((p) => p.pid)
-      );
-      assert.deepEqual(await survivors(pids), [], "no process outlives it");
-    },
-  });
 }
 
 Deno.test({
