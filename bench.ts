@@ -3,9 +3,20 @@
  *
  * @module
  */
-import { findDriver, loadDrivers } from "./drivers/mod.ts";
+import {
+  builtinDrivers,
+  defaultSuite,
+  findDriver,
+  loadDrivers,
+} from "./drivers/mod.ts";
 import type { Driver } from "./lib/driver.ts";
-import { HELP, parseCli, UsageError } from "./lib/params.ts";
+import {
+  HELP,
+  parseCli,
+  SCENARIOS,
+  suiteParams,
+  UsageError,
+} from "./lib/params.ts";
 import { renderTable } from "./lib/report.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results.ts";
 import { join } from "node:path";
@@ -32,6 +43,10 @@ async function list(drivers: readonly Driver[]): Promise<void> {
         " ".repeat(width)
       }  ${state}`,
     );
+  }
+  console.log("\nScenarios (--scenario NAME):");
+  for (const [name, scenario] of Object.entries(SCENARIOS)) {
+    console.log(`  ${name}: ${scenario.description}`);
   }
 }
 
@@ -86,7 +101,8 @@ async function main(): Promise<number> {
     await list(drivers);
     return 0;
   }
-  const selected = (options.drivers ?? drivers.map((d) => d.name)).map(
+  const userDrivers = drivers.slice(builtinDrivers.length).map((d) => d.name);
+  const selected = (options.drivers ?? [...defaultSuite, ...userDrivers]).map(
     (name) => {
       const driver = findDriver(drivers, name);
       if (driver == null) {
@@ -122,16 +138,7 @@ async function main(): Promise<number> {
       fail(`cannot resume from ${path}: not a schemaVersion 1 results file`, 2);
     }
   }
-  const params: SuiteParams = {
-    total: options.total,
-    recipients: options.recipients,
-    fanout: options.fanout,
-    rsaBits: options.rsaBits,
-    timeoutSeconds: options.timeoutSeconds,
-    stallTimeoutSeconds: options.stallTimeoutSeconds,
-    runs: options.runs,
-    workers: options.workers,
-  };
+  const params: SuiteParams = suiteParams(options);
   if (resumeFrom != null && !sameMeasurement(resumeFrom.params, params)) {
     console.error(
       "the results file was made with other parameters: running every configuration",

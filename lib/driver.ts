@@ -74,6 +74,12 @@ export interface Driver {
   readonly quietPeriodSeconds?: number;
   /** The server this driver needs, if any. */
   readonly service?: ServiceDefinition;
+  /**
+   * The URL of a module whose default export is (or includes) this driver,
+   * so that sender and worker processes can load it: set it to
+   * `import.meta.url` in a driver of your own.  Built-in drivers need none.
+   */
+  readonly module?: string;
   /** npm packages whose versions the results record. */
   readonly packages?: readonly string[];
   /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DEFAULTS, parseCli, UsageError } from "./params.ts";
+import { DEFAULTS, parseCli, suiteParams, UsageError } from "./params.ts";
 
 Deno.test("parseCli: defaults, env and flags", () => {
   const d = parseCli([], {});
@@ -9,6 +9,10 @@ Deno.test("parseCli: defaults, env and flags", () => {
   assert.equal(d.out, "results");
   assert.equal(d.drivers, undefined);
   assert.equal(d.timeoutSeconds, DEFAULTS.timeoutSeconds);
+  assert.deepEqual(d.fanout, ["auto"]);
+  assert.deepEqual(d.rsaBits, [2048]);
+  assert.equal(d.inbox.latency, null);
+  assert.equal(d.crashWorkerAt, undefined);
   const env = parseCli([], { TOTAL: "20", RECIPIENTS: "7" });
   assert.equal(env.total, 20);
   assert.equal(env.recipients, 7);
@@ -44,6 +48,22 @@ Deno.test("parseCli: bad input names the problem", () => {
     [["--timeout", "soon"], {}, /--timeout must be a positive number/],
     [["--stall-timeout=-1"], {}, /--stall-timeout must be a positive/],
     [["--fanout", "maybe"], {}, /--fanout must be auto, skip or force/],
+    [["--fanout", "auto,nah"], {}, /--fanout must be auto, skip or force/],
+    [
+      ["--scenario", "doom"],
+      {},
+      /unknown scenario "doom"; known scenarios: original/,
+    ],
+    [["--inbox-latency", "fast"], {}, /--inbox-latency must be a delay/],
+    [["--inbox-latency", "300-50ms"], {}, /--inbox-latency must be a delay/],
+    [["--inbox-error-rate", "2"], {}, /--inbox-error-rate must be a share/],
+    [["--inbox-gone-rate", "x"], {}, /--inbox-gone-rate must be a share/],
+    [["--crash-worker-at", "0"], {}, /--crash-worker-at must be a share/],
+    [
+      ["--inbox-error-rate", "0.6", "--inbox-drop-rate", "0.6"],
+      {},
+      /add up to more than 1/,
+    ],
     [["--rsa-bits", "1024"], {}, /--rsa-bits must be 2048, 3072 or 4096/],
     [["--bogus"], {}, /Unknown option '--bogus'.*--help/],
     [["extra"], {}, /--help/],
@@ -55,4 +75,37 @@ Deno.test("parseCli: bad input names the problem", () => {
       return true;
     });
   }
+});
+
+Deno.test("parseCli: scenarios preset settings that flags and env override", () => {
+  const realistic = parseCli(["--scenario", "realistic"], {});
+  assert.equal(realistic.total, 100);
+  assert.deepEqual(realistic.parallel, [1, 4, 16, 64]);
+  assert.deepEqual(realistic.inbox.latency, { minMs: 50, maxMs: 300 });
+  assert.equal(realistic.inbox.errorRate, 0.02);
+  const original = parseCli(["--scenario", "original"], { TOTAL: "7" });
+  assert.equal(original.total, 7, "env beats the preset");
+  assert.deepEqual(original.rsaBits, [4096]);
+  const crash = parseCli(
+    ["--scenario", "crash", "--crash-worker-at", "30%"],
+    {},
+  );
+  assert.equal(crash.crashWorkerAt, 0.3, "a flag beats the preset");
+  const axes = parseCli(
+    ["--fanout", "auto,skip", "--rsa-bits", "2048,4096"],
+    {},
+  );
+  assert.deepEqual(axes.fanout, ["auto", "skip"]);
+  assert.deepEqual(axes.rsaBits, [2048, 4096]);
+  const params = suiteParams(axes);
+  assert.equal(params.fanout, "auto");
+  assert.deepEqual(params.axes, {
+    fanout: ["auto", "skip"],
+    rsaBits: [2048, 4096],
+  });
+  assert.equal(params.inbox, undefined, "an instant inbox is not recorded");
+  assert.deepEqual(suiteParams(crash).crash, {
+    workerAt: 0.3,
+    serverAt: undefined,
+  });
 });

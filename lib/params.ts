@@ -2,9 +2,19 @@
  * Command-line and environment parsing for `bench.ts`.  Every mistake becomes
  * a {@link UsageError} whose message names the problem and the fix.
  *
+ * Precedence for each setting: command-line flag, then environment variable
+ * (`TOTAL`, `RECIPIENTS`, `RUNS`), then the `--scenario` preset, then the
+ * default.
+ *
  * @module
  */
 import { parseArgs } from "node:util";
+import {
+  type InboxProfile,
+  INSTANT_INBOX,
+  parseLatency,
+} from "../fake_inbox/behaviour.ts";
+import type { SuiteParams } from "./results.ts";
 
 /** Bad input: the CLI prints the message and exits with code 2. */
 export class UsageError extends Error {
@@ -28,11 +38,14 @@ export const MAX_RUNS = 100;
 /** Largest accepted number of worker processes. */
 export const MAX_WORKERS = 64;
 
+/** Fedify's fanout option. */
+export type FanoutMode = "auto" | "skip" | "force";
+
 /** Everything the CLI was asked to do. */
 export interface CliOptions {
   /** Print help and exit. */
   readonly help: boolean;
-  /** List drivers and exit. */
+  /** List drivers (and scenarios) and exit. */
   readonly list: boolean;
   /** Activities per configuration. */
   readonly total: number;
@@ -48,10 +61,10 @@ export interface CliOptions {
   readonly timeoutSeconds: number;
   /** Stall window, seconds. */
   readonly stallTimeoutSeconds: number;
-  /** Fedify's fanout option. */
-  readonly fanout: "auto" | "skip" | "force";
-  /** RSA modulus length of the sender's key. */
-  readonly rsaBits: number;
+  /** Fedify's fanout options to sweep (the first is the suite's). */
+  readonly fanout: readonly FanoutMode[];
+  /** RSA modulus lengths to sweep (the first is the suite's). */
+  readonly rsaBits: readonly number[];
   /** User driver modules to load. */
   readonly driverModules: readonly string[];
   /** Runs per configuration. */
@@ -62,6 +75,14 @@ export interface CliOptions {
   readonly baseline: boolean;
   /** Keep `ok` configurations from the results file instead of re-running. */
   readonly resume: boolean;
+  /** The inbox behaviour. */
+  readonly inbox: InboxProfile;
+  /** Share of deliveries after which to kill the consuming process(es). */
+  readonly crashWorkerAt?: number;
+  /** Share of deliveries after which to kill and restart the queue server. */
+  readonly crashServerAt?: number;
+  /** The scenario preset, if one was chosen. */
+  readonly scenario?: string;
 }
 
 /** Default sizes and limits. */
@@ -72,11 +93,63 @@ export const DEFAULTS = {
   out: "results",
   timeoutSeconds: 600,
   stallTimeoutSeconds: 60,
-  fanout: "auto",
-  rsaBits: 2048,
+  fanout: ["auto"],
+  rsaBits: [2048],
   runs: 1,
   workers: 1,
 } as const;
+
+/** Settings a scenario may preset (flags and environment still win). */
+export interface ScenarioSettings {
+  readonly total?: number;
+  readonly recipients?: number;
+  readonly parallel?: readonly number[];
+  readonly rsaBits?: readonly number[];
+  readonly inboxLatency?: string;
+  readonly inboxErrorRate?: number;
+  readonly crashWorkerAt?: number;
+}
+
+/** A named, documented combination of settings. */
+export interface Scenario {
+  /** What it models, for `--help`, `--list` and the README. */
+  readonly description: string;
+  /** What it sets. */
+  readonly settings: ScenarioSettings;
+}
+
+/** The scenario presets. */
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  original: {
+    description: "the original benchmark's setting: 500 × 100, RSA-4096 " +
+      "sender key, an inbox that answers at once",
+    settings: { total: 500, recipients: 100, rsaBits: [4096] },
+  },
+  realistic: {
+    description: "RSA-2048, an inbox answering in 50–300 ms (uniform) that " +
+      "refuses 2% of first attempts with 503; 100 × 20 at parallelism " +
+      "1, 4, 16 and 64 to show where each queue stops gaining",
+    settings: {
+      total: 100,
+      recipients: 20,
+      parallel: [1, 4, 16, 64],
+      rsaBits: [2048],
+      inboxLatency: "50-300ms",
+      inboxErrorRate: 0.02,
+    },
+  },
+  crash: {
+    description: "the consuming process is killed with SIGKILL once half " +
+      "the deliveries have arrived and a fresh one started; the inbox " +
+      "answers in 10–50 ms so messages are in flight; 100 × 20",
+    settings: {
+      total: 100,
+      recipients: 20,
+      inboxLatency: "10-50ms",
+      crashWorkerAt: 0.5,
+    },
+  },
+};
 
 /** The help text. */
 export const HELP = `Usage: deno task bench [options]
@@ -84,29 +157,48 @@ export const HELP = `Usage: deno task bench [options]
 Benchmarks Fedify outbox message queues: TOTAL activities to RECIPIENTS fake
 recipients each, through every configuration, with exact delivery accounting.
 
-Options:
+Sizes and suite:
   --total N            activities per configuration (env TOTAL; default ${DEFAULTS.total})
   --recipients N       recipients per activity (env RECIPIENTS; default ${DEFAULTS.recipients})
-  --drivers a,b        drivers to run (default: all built-in ones; see --list)
+  --drivers a,b        drivers to run (default: the default suite and any
+                       --driver-module drivers; see --list)
   --parallel 1,4       ParallelMessageQueue levels for queue drivers (default 1,4)
-  --out DIR            results folder (default results/)
-  --timeout S          time limit per configuration in seconds (default ${DEFAULTS.timeoutSeconds})
-  --stall-timeout S    stop a configuration after S seconds without a new
-                       delivery (default ${DEFAULTS.stallTimeoutSeconds}; widened for queues that poll)
-  --fanout MODE        Fedify fanout option: auto, skip or force (default auto)
-  --rsa-bits N         sender's RSA key size: 2048, 3072 or 4096 (default 2048)
+  --workers N          worker processes per shared queue (default 1)
+  --fanout MODES       Fedify fanout option(s): auto, skip, force; a list
+                       sweeps them (default auto)
+  --rsa-bits BITS      sender's RSA key size(s): 2048, 3072, 4096; a list
+                       sweeps them (default 2048)
   --runs N             runs per configuration; figures are medians with
                        min–max (env RUNS; default 1)
-  --workers N          worker processes per shared queue (default 1)
   --no-baseline        skip the baseline rows (direct signed POSTs, no queue)
+  --scenario NAME      preset: ${Object.keys(SCENARIOS).join(", ")} (see --list)
+
+Inbox behaviour:
+  --inbox-latency T    answer delay: 100ms, or a uniform range like 50-300ms
+  --inbox-error-rate F share of deliveries answered 503 on their first attempt
+  --inbox-gone-rate F  share of recipients whose inbox answers 410 Gone
+  --inbox-drop-rate F  share of deliveries whose first attempt is dropped
+  --inbox-verify       verify every HTTP signature (fetches the sender's key)
+
+Crashes:
+  --crash-worker-at F  SIGKILL the consuming process(es) once a share F of
+                       the deliveries arrived, then start fresh ones
+  --crash-server-at F  kill the queue server the bench started at F and
+                       restart it on the same data
+
+Limits and output:
+  --timeout S          time limit per run of a configuration, seconds (default ${DEFAULTS.timeoutSeconds})
+  --stall-timeout S    stop a run after S seconds without a new delivery
+                       (default ${DEFAULTS.stallTimeoutSeconds}; widened for queues that poll)
+  --out DIR            results folder (default results/)
   --resume             keep configurations already ok in OUT/latest.json
                        with the same parameters; run only the rest
   --driver-module M    also load drivers from module M (repeatable)
-  --list               list drivers and whether each can run here, then exit
+  --list               list drivers, whether each can run here, and scenarios
   -h, --help           show this help
 
-Servers: REDIS_URL and POSTGRES_URL are used when set; otherwise the bench
-starts throwaway servers if redis-server / PostgreSQL are installed.
+Servers: REDIS_URL, POSTGRES_URL, AMQP_URL and MYSQL_URL are used when set;
+otherwise the bench starts throwaway servers if they are installed.
 
 Exit codes: 0 every configuration that ran is ok; 1 some are failed or
 incomplete; 2 bad input.`;
@@ -145,6 +237,23 @@ function parseSeconds(raw: string, name: string): number {
   return value;
 }
 
+function parseShare(raw: string, name: string, allowZero = true): number {
+  const text = raw.trim();
+  const value = text.endsWith("%")
+    ? Number(text.slice(0, -1)) / 100
+    : Number(text);
+  if (
+    text === "" || !Number.isFinite(value) || value < 0 || value > 1 ||
+    (!allowZero && value === 0)
+  ) {
+    throw new UsageError(
+      `${name} must be a share between 0 and 1 (or a percentage like 2%), ` +
+        `got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
 function splitList(raw: string): string[] {
   return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
@@ -152,7 +261,7 @@ function splitList(raw: string): string[] {
 /**
  * Parses the arguments and environment.
  * @param args Command-line arguments (without the program name).
- * @param env Environment variables (`TOTAL`, `RECIPIENTS`).
+ * @param env Environment variables (`TOTAL`, `RECIPIENTS`, `RUNS`).
  * @throws {UsageError} On any bad input.
  */
 export function parseCli(
@@ -180,6 +289,14 @@ export function parseCli(
         workers: { type: "string" },
         "no-baseline": { type: "boolean" },
         resume: { type: "boolean" },
+        scenario: { type: "string" },
+        "inbox-latency": { type: "string" },
+        "inbox-error-rate": { type: "string" },
+        "inbox-gone-rate": { type: "string" },
+        "inbox-drop-rate": { type: "string" },
+        "inbox-verify": { type: "boolean" },
+        "crash-worker-at": { type: "string" },
+        "crash-server-at": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -189,18 +306,41 @@ export function parseCli(
       `${(error as Error).message}; run with --help for the options`,
     );
   }
-  const totalRaw = values.total ?? env.TOTAL;
-  const total = totalRaw == null ? DEFAULTS.total : parseCount(
-    totalRaw,
-    values.total != null ? "--total" : "TOTAL",
-    1,
+  let preset: ScenarioSettings = {};
+  if (values.scenario != null) {
+    const scenario = SCENARIOS[values.scenario];
+    if (scenario == null) {
+      throw new UsageError(
+        `unknown scenario "${values.scenario}"; known scenarios: ${
+          Object.keys(SCENARIOS).join(", ")
+        }`,
+      );
+    }
+    preset = scenario.settings;
+  }
+  const count = (
+    flag: string | undefined,
+    flagName: string,
+    envName: string | null,
+    fallback: number,
+    max: number,
+  ): number => {
+    const raw = flag ?? (envName == null ? undefined : env[envName]);
+    if (raw == null) return fallback;
+    return parseCount(raw, flag != null ? flagName : envName!, 1, max);
+  };
+  const total = count(
+    values.total,
+    "--total",
+    "TOTAL",
+    preset.total ?? DEFAULTS.total,
     MAX_TOTAL,
   );
-  const recipientsRaw = values.recipients ?? env.RECIPIENTS;
-  const recipients = recipientsRaw == null ? DEFAULTS.recipients : parseCount(
-    recipientsRaw,
-    values.recipients != null ? "--recipients" : "RECIPIENTS",
-    1,
+  const recipients = count(
+    values.recipients,
+    "--recipients",
+    "RECIPIENTS",
+    preset.recipients ?? DEFAULTS.recipients,
     MAX_RECIPIENTS,
   );
   if (total * recipients > MAX_DELIVERIES) {
@@ -219,36 +359,86 @@ export function parseCli(
     );
   }
   const parallel = values.parallel == null
-    ? [...DEFAULTS.parallel]
+    ? [...(preset.parallel ?? DEFAULTS.parallel)]
     : splitList(values.parallel).map((p) =>
       parseCount(p, "--parallel", 1, MAX_PARALLELISM)
     );
   if (parallel.length < 1) {
     throw new UsageError("--parallel needs at least one level, e.g. 1,4");
   }
-  const fanout = values.fanout ?? DEFAULTS.fanout;
-  if (fanout !== "auto" && fanout !== "skip" && fanout !== "force") {
-    throw new UsageError(
-      `--fanout must be auto, skip or force, got ${JSON.stringify(fanout)}`,
-    );
-  }
+  const fanout = values.fanout == null
+    ? [...DEFAULTS.fanout]
+    : splitList(values.fanout).map((mode) => {
+      if (mode !== "auto" && mode !== "skip" && mode !== "force") {
+        throw new UsageError(
+          `--fanout must be auto, skip or force (or a list of them), got ${
+            JSON.stringify(mode)
+          }`,
+        );
+      }
+      return mode as FanoutMode;
+    });
+  if (fanout.length < 1) throw new UsageError("--fanout needs a mode");
   const rsaBits = values["rsa-bits"] == null
-    ? DEFAULTS.rsaBits
-    : Number(values["rsa-bits"]);
-  if (![2048, 3072, 4096].includes(rsaBits)) {
-    throw new UsageError(
-      `--rsa-bits must be 2048, 3072 or 4096, got ${values["rsa-bits"]}`,
-    );
-  }
-  const runsRaw = values.runs ?? env.RUNS;
-  const runs = runsRaw == null
-    ? DEFAULTS.runs
-    : parseCount(runsRaw, values.runs != null ? "--runs" : "RUNS", 1, MAX_RUNS);
-  const workers = values.workers == null
-    ? DEFAULTS.workers
-    : parseCount(values.workers, "--workers", 1, MAX_WORKERS);
+    ? [...(preset.rsaBits ?? DEFAULTS.rsaBits)]
+    : splitList(values["rsa-bits"]).map((bits) => {
+      const value = Number(bits);
+      if (![2048, 3072, 4096].includes(value)) {
+        throw new UsageError(
+          `--rsa-bits must be 2048, 3072 or 4096 (or a list of them), got ${bits}`,
+        );
+      }
+      return value;
+    });
+  if (rsaBits.length < 1) throw new UsageError("--rsa-bits needs a size");
+  const runs = count(values.runs, "--runs", "RUNS", DEFAULTS.runs, MAX_RUNS);
+  const workers = count(
+    values.workers,
+    "--workers",
+    null,
+    DEFAULTS.workers,
+    MAX_WORKERS,
+  );
   const out = values.out ?? DEFAULTS.out;
   if (out.trim() === "") throw new UsageError("--out needs a folder name");
+
+  const latencyText = values["inbox-latency"] ?? preset.inboxLatency;
+  let latency = null;
+  if (latencyText != null) {
+    try {
+      latency = parseLatency(latencyText);
+    } catch {
+      throw new UsageError(
+        `--inbox-latency must be a delay like 100ms or 0.2s, or a range ` +
+          `like 50-300ms, got ${JSON.stringify(latencyText)}`,
+      );
+    }
+  }
+  const share = (raw: string | undefined, name: string, fallback = 0) =>
+    raw == null ? fallback : parseShare(raw, name);
+  const inbox: InboxProfile = {
+    ...INSTANT_INBOX,
+    latency,
+    errorRate: share(
+      values["inbox-error-rate"],
+      "--inbox-error-rate",
+      preset.inboxErrorRate ?? 0,
+    ),
+    goneRate: share(values["inbox-gone-rate"], "--inbox-gone-rate"),
+    dropRate: share(values["inbox-drop-rate"], "--inbox-drop-rate"),
+    verifySignatures: values["inbox-verify"] ?? false,
+  };
+  if (inbox.errorRate + inbox.dropRate > 1) {
+    throw new UsageError(
+      "--inbox-error-rate and --inbox-drop-rate add up to more than 1",
+    );
+  }
+  const crashWorkerAt = values["crash-worker-at"] == null
+    ? preset.crashWorkerAt
+    : parseShare(values["crash-worker-at"], "--crash-worker-at", false);
+  const crashServerAt = values["crash-server-at"] == null
+    ? undefined
+    : parseShare(values["crash-server-at"], "--crash-server-at", false);
   return {
     help: values.help ?? false,
     list: values.list ?? false,
@@ -263,12 +453,46 @@ export function parseCli(
     stallTimeoutSeconds: values["stall-timeout"] == null
       ? DEFAULTS.stallTimeoutSeconds
       : parseSeconds(values["stall-timeout"], "--stall-timeout"),
-    fanout,
-    rsaBits,
+    fanout: [...new Set(fanout)],
+    rsaBits: [...new Set(rsaBits)],
     driverModules: values["driver-module"] ?? [],
     runs,
     workers,
     baseline: !(values["no-baseline"] ?? false),
     resume: values.resume ?? false,
+    inbox,
+    crashWorkerAt,
+    crashServerAt,
+    scenario: values.scenario,
+  };
+}
+
+/** Whether a profile is the plain instant inbox. */
+function isInstant(profile: InboxProfile): boolean {
+  return profile.latency == null && profile.errorRate === 0 &&
+    profile.goneRate === 0 && profile.dropRate === 0 &&
+    !profile.verifySignatures;
+}
+
+/** The suite parameters the options describe. */
+export function suiteParams(options: CliOptions): SuiteParams {
+  const crash = options.crashWorkerAt != null || options.crashServerAt != null
+    ? { workerAt: options.crashWorkerAt, serverAt: options.crashServerAt }
+    : undefined;
+  return {
+    total: options.total,
+    recipients: options.recipients,
+    fanout: options.fanout[0],
+    rsaBits: options.rsaBits[0],
+    timeoutSeconds: options.timeoutSeconds,
+    stallTimeoutSeconds: options.stallTimeoutSeconds,
+    runs: options.runs,
+    workers: options.workers,
+    ...(isInstant(options.inbox) ? {} : { inbox: options.inbox }),
+    ...(options.fanout.length > 1 || options.rsaBits.length > 1
+      ? { axes: { fanout: options.fanout, rsaBits: options.rsaBits } }
+      : {}),
+    ...(crash == null ? {} : { crash }),
+    ...(options.scenario == null ? {} : { scenario: options.scenario }),
   };
 }

@@ -66,11 +66,26 @@ function deliveredCell(result: ConfigurationResult): string {
   }${result.delivered === result.expected ? "" : share}`;
 }
 
-/** A display label: `redis ×4`. */
-export function label(result: { driver: string; parallelism: number }): string {
-  return result.parallelism > 1
+/**
+ * A display label: `redis ×4`, with the swept axes' values when a suite
+ * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`.
+ */
+export function label(
+  result: {
+    driver: string;
+    parallelism: number;
+    fanout?: string;
+    rsaBits?: number;
+  },
+): string {
+  let text = result.parallelism > 1
     ? `${result.driver} ×${result.parallelism}`
     : result.driver;
+  if (result.fanout != null && result.driver !== "baseline") {
+    text += ` fanout=${result.fanout}`;
+  }
+  if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;
+  return text;
 }
 
 /** Renders the results as a Markdown table followed by notes on non-ok rows. */

@@ -93,6 +93,13 @@ export interface RunResult {
    * deliverable, by design of the inbox profile.
    */
   readonly gone?: number;
+  /**
+   * With `--crash-worker-at` / `--crash-server-at`: deliveries that never
+   * arrived after the crash and restart (`missing` once the run settled).
+   */
+  readonly lost?: number;
+  /** The crashes the run inflicted, in order. */
+  readonly crashes?: readonly CrashRecord[];
   /** Duration of the `sendActivity` loop; `null` if it did not finish. */
   readonly sendSeconds: number | null;
   /** First to last delivery; `null` unless `ok`. */
@@ -131,6 +138,16 @@ export interface RunResult {
   readonly timeline?: Timeline | null;
 }
 
+/** A crash inflicted on purpose during a run. */
+export interface CrashRecord {
+  /** What was killed: the consuming process(es) or the queue server. */
+  readonly target: "worker" | "server";
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was killed. */
+  readonly deliveredBefore: number;
+}
+
 /** Smallest and largest value of a figure over the runs. */
 export interface Spread {
   /** Smallest. */
@@ -163,6 +180,10 @@ export interface ConfigurationResult extends RunResult {
   readonly driver: string;
   /** `ParallelMessageQueue` workers (1: no wrapper). */
   readonly parallelism: number;
+  /** Fedify's fanout option this configuration used. */
+  readonly fanout?: "auto" | "skip" | "force";
+  /** RSA modulus length of the sender's key in this configuration. */
+  readonly rsaBits?: number;
   /** Per-run figures, in run order. */
   readonly runs?: readonly RunResult[];
   /** Min and max of each numeric figure over the `ok` runs. */
@@ -191,6 +212,23 @@ export interface SuiteParams {
   readonly runs?: number;
   /** Worker processes per queue shared between processes (default 1). */
   readonly workers?: number;
+  /**
+   * Axes swept within the suite; each configuration records its own value.
+   * `fanout` and `rsaBits` above are the first of each.
+   */
+  readonly axes?: {
+    readonly fanout: readonly ("auto" | "skip" | "force")[];
+    readonly rsaBits: readonly number[];
+  };
+  /** Crash tests: the share of deliveries after which to kill. */
+  readonly crash?: {
+    /** Kill the consuming process(es) with SIGKILL and start fresh ones. */
+    readonly workerAt?: number;
+    /** Kill the queue server the bench started and restart it on its data. */
+    readonly serverAt?: number;
+  };
+  /** The scenario preset the parameters came from, if any. */
+  readonly scenario?: string;
 }
 
 /** The machine and software a suite ran on, as the bench read them. */

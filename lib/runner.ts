@@ -26,6 +26,7 @@ import {
 } from "./procstat.ts";
 import type { QueueSpec } from "./queue_spec.ts";
 import type {
+  CrashRecord,
   ProcessRecord,
   RunResult,
   ServerRecord,
@@ -59,6 +60,10 @@ export interface Configuration {
    * every delivery itself, `parallelism` at a time.
    */
   readonly direct?: boolean;
+  /** Fedify's fanout option; the suite's when absent. */
+  readonly fanout?: "auto" | "skip" | "force";
+  /** RSA modulus length of the sender's key; the suite's when absent. */
+  readonly rsaBits?: number;
 }
 
 /** The name a configuration goes by: its driver's, or `baseline`. */
@@ -163,6 +168,17 @@ export async function runOnce(
     measured.push({ role, pid: child.pid, tree: false });
     return child;
   };
+  const killedOnPurpose = new Set<Child>();
+  const crashes: CrashRecord[] = [];
+  let workerCrashed = false;
+  let serverCrashed = false;
+  const crashRecord = (target: "worker" | "server"): CrashRecord => ({
+    target,
+    atSeconds: sendStart == null
+      ? 0
+      : round((epochNow() - sendStart) / 1000, 3),
+    deliveredBefore: stats?.delivered ?? 0,
+  });
   const depthSamples = (): [number, number][] =>
     children.flatMap((c) =>
       c.all("depth").map((m): [number, number] => [
@@ -213,18 +229,20 @@ export async function runOnce(
       config: prepared?.config ?? null,
       parallelism,
     };
-    const workers = Array.from(
-      { length: workerCount },
-      (_, i) =>
-        spawn(
-          "worker",
-          WORKER_SCRIPT,
-          {
-            queue,
-            reportDepth: i === 0,
-          } satisfies WorkerSpec,
-        ),
-    );
+    const startWorkers = () =>
+      Array.from(
+        { length: workerCount },
+        (_, i) =>
+          spawn(
+            "worker",
+            WORKER_SCRIPT,
+            {
+              queue,
+              reportDepth: i === 0,
+            } satisfies WorkerSpec,
+          ),
+      );
+    let workers = startWorkers();
     const senderSpec: SenderSpec = {
       runId,
       total: params.total,
@@ -232,11 +250,13 @@ export async function runOnce(
       inboxOrigin,
       queue,
       consume: workerCount === 0,
-      fanout: params.fanout,
-      rsaBits: params.rsaBits,
+      fanout: configuration.fanout ?? params.fanout,
+      rsaBits: configuration.rsaBits ?? params.rsaBits,
       direct: configuration.direct ? { concurrency: parallelism } : undefined,
     };
     const sender = spawn("sender", SENDER_SCRIPT, senderSpec);
+    /** The process that consumes the queue when no worker does. */
+    let consumer = sender;
     await Promise.all(
       [...workers, sender].map((c) =>
         c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
@@ -259,13 +279,61 @@ export async function runOnce(
     const recent: [number, number][] = [];
     while (true) {
       await delay(POLL_MS, context.signal);
-      const crashed = children.find((c) => c.status != null);
+      const crashed = children.find((c) =>
+        c.status != null && !killedOnPurpose.has(c)
+      );
       if (crashed != null) throw new RunFailure(crashed.describeExit());
       const error = sender.latest("error");
       if (error != null) throw new RunFailure(`sender: ${error.message}`);
       stats = await fetchStats(inboxOrigin);
       sent ??= sender.latest("sent") as SentMessage | undefined;
       sendStart ??= sent?.sendStart;
+      // Crash tests strike once sending is over and a share F has arrived.
+      const deliverable = expected - stats.goneDeliveries;
+      const due = (share: number | undefined) =>
+        share != null && sent != null &&
+        stats!.delivered >= share * deliverable;
+      if (!workerCrashed && due(params.crash?.workerAt)) {
+        workerCrashed = true;
+        const consumers = workers.length > 0 ? workers : [consumer];
+        crashes.push(crashRecord("worker"));
+        for (const child of consumers) {
+          killedOnPurpose.add(child);
+          await child.kill();
+        }
+        // Fresh consumers, as a supervisor would start them.
+        if (workers.length > 0) {
+          workers = startWorkers();
+          await Promise.all(
+            workers.map((c) =>
+              c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
+            ),
+          );
+        } else {
+          consumer = spawn(
+            "sender",
+            SENDER_SCRIPT,
+            {
+              ...senderSpec,
+              consumeOnly: true,
+            } satisfies SenderSpec,
+          );
+          await consumer.waitFor("ready", READY_TIMEOUT_MS, context.signal);
+          await consumer.send("go");
+        }
+        lastActivity = performance.now();
+      }
+      if (!serverCrashed && due(params.crash?.serverAt)) {
+        serverCrashed = true;
+        if (driver.service == null) {
+          throw new RunFailure("--crash-server-at: this driver has no server");
+        }
+        crashes.push(crashRecord("server"));
+        await context.services.crash(driver.service);
+        // The restarted server is other processes: its CPU is not comparable.
+        for (const m of measured) if (m.role === "server") m.start = null;
+        lastActivity = performance.now();
+      }
       const sentCount = sent != null
         ? params.total
         : Number(sender.latest("progress")?.sent ?? 0);
@@ -407,6 +475,10 @@ export async function runOnce(
       attempts: stats?.attempts ?? 0,
       retried: stats?.retried ?? 0,
       gone,
+      ...(params.crash == null ? {} : {
+        crashes,
+        lost: crashes.length > 0 ? expected - delivered - gone : 0,
+      }),
       sendSeconds: sent == null ? null : (sent.sendEnd - sent.sendStart) / 1000,
       sendErrors: sent?.sendErrors ?? 0,
       workers: workerCount,

@@ -48,6 +48,11 @@ export interface SenderSpec {
    * every delivery directly with this many in flight.
    */
   readonly direct?: { readonly concurrency: number };
+  /**
+   * Set for a consumer started after a crash: send nothing, only consume
+   * the queue (which, for a queue in the killed process's memory, is empty).
+   */
+  readonly consumeOnly?: boolean;
 }
 
 /** The `sent` message: timings of the send loop. */
@@ -82,7 +87,10 @@ async function main(spec: SenderSpec): Promise<void> {
     : Promise.resolve();
   if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
   emit({ type: "ready", pid: Deno.pid, origin });
-  const go = await stop.command("go").then(() => true, () => false);
+  const go = await stop.command("go").then(
+    () => !spec.consumeOnly,
+    () => false,
+  );
 
   const ctx = federation.createContext(new URL(origin), undefined);
   const actor = ctx.getActorUri(SENDER);

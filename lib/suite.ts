@@ -46,6 +46,11 @@ export interface SuiteOptions {
    * parameters are kept instead of run again.
    */
   readonly resumeFrom?: ResultsDocument;
+  /**
+   * Servers to use; the suite's own (stopped at its end) when absent.  A
+   * caller that passes one stops it.
+   */
+  readonly services?: ServiceManager;
   /** Stops the suite (Ctrl-C); the running configuration ends `incomplete`. */
   readonly signal?: AbortSignal;
   /** Live progress of the running configuration. */
@@ -54,14 +59,24 @@ export interface SuiteOptions {
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
 }
 
+/** The values swept within a suite, besides parallelism. */
+export interface Axes {
+  /** Fedify fanout options. */
+  readonly fanout: readonly ("auto" | "skip" | "force")[];
+  /** RSA key sizes. */
+  readonly rsaBits: readonly number[];
+}
+
 /**
  * The configurations of a suite: the baseline at each parallelism level
- * (when asked), then each driver; a queue-less driver runs once.
+ * (when asked), then each driver; a queue-less driver runs once per axis
+ * value.  Axes with more than one value multiply every configuration.
  */
 export function expandConfigurations(
   drivers: readonly Driver[],
   parallel: readonly number[],
   baseline = false,
+  axes?: Axes,
 ): Configuration[] {
   const floor: Configuration[] = baseline
     ? parallel.map((parallelism) => ({
@@ -70,7 +85,7 @@ export function expandConfigurations(
       direct: true,
     }))
     : [];
-  return [
+  const plain: Configuration[] = [
     ...floor,
     ...drivers.flatMap((driver) =>
       driver.open == null
@@ -78,6 +93,32 @@ export function expandConfigurations(
         : parallel.map((parallelism) => ({ driver, parallelism }))
     ),
   ];
+  if (axes == null) return plain;
+  return plain.flatMap((c) =>
+    axes.rsaBits.flatMap((rsaBits) =>
+      // The baseline does not use sendActivity, so fanout does not apply.
+      (c.direct ? [axes.fanout[0]] : axes.fanout).map((fanout) => ({
+        ...c,
+        fanout,
+        rsaBits,
+      }))
+    )
+  );
+}
+
+/** The id of a configuration, with the swept axes' values when any. */
+export function idOf(configuration: Configuration, axes?: Axes): string {
+  let id = configurationId(
+    configurationName(configuration),
+    configuration.parallelism,
+  );
+  if (axes != null && axes.fanout.length > 1 && !configuration.direct) {
+    id += `-fanout-${configuration.fanout}`;
+  }
+  if (axes != null && axes.rsaBits.length > 1) {
+    id += `-rsa${configuration.rsaBits}`;
+  }
+  return id;
 }
 
 /** Whether a driver can run here (its server available, its own checks). */
@@ -94,9 +135,12 @@ export async function driverAvailability(
 
 /** The parameters that must match for a result to be reused by `--resume`. */
 export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
+  const same = (x: unknown, y: unknown) =>
+    JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
   return a.total === b.total && a.recipients === b.recipients &&
     a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
-    (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1);
+    (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1) &&
+    same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash);
 }
 
 function skippedRun(params: SuiteParams, reason: string): RunResult {
@@ -133,7 +177,7 @@ export async function runSuite(
 ): Promise<ResultsDocument> {
   const { params } = options;
   const runs = Math.max(1, params.runs ?? 1);
-  const services = new ServiceManager();
+  const services = options.services ?? new ServiceManager();
   const startedAt = new Date().toISOString();
   const results: ConfigurationResult[] = [];
   const previous = options.resumeFrom != null &&
@@ -168,20 +212,31 @@ export async function runSuite(
       options.drivers,
       options.parallel,
       options.baseline ?? false,
+      params.axes,
     );
     for (const configuration of configurations) {
       if (options.signal?.aborted) break;
       const name = configurationName(configuration);
-      const id = configurationId(name, configuration.parallelism);
+      const id = idOf(configuration, params.axes);
       const kept = previous.find((r) => r.id === id && r.status === "ok");
       let result: ConfigurationResult;
       if (kept != null) {
         result = kept;
       } else {
-        const availability = await driverAvailability(
+        let availability = await driverAvailability(
           configuration.driver,
           services,
         );
+        if (
+          availability.available && params.crash?.serverAt != null &&
+          configuration.driver.service == null
+        ) {
+          availability = {
+            available: false,
+            reason: "--crash-server-at: this configuration has no queue " +
+              "server to crash",
+          };
+        }
         const runResults: RunResult[] = [];
         if (!availability.available) {
           runResults.push(skippedRun(params, availability.reason));
@@ -203,12 +258,13 @@ export async function runSuite(
             if (outcome.status !== "ok") break;
           }
         }
-        result = aggregateRuns(
-          id,
-          name,
-          configuration.parallelism,
-          runResults,
-        );
+        result = {
+          ...aggregateRuns(id, name, configuration.parallelism, runResults),
+          ...(params.axes == null ? {} : {
+            fanout: configuration.fanout,
+            rsaBits: configuration.rsaBits,
+          }),
+        };
       }
       results.push(result);
       options.onResult?.(result, kept != null);
@@ -218,7 +274,7 @@ export async function runSuite(
       }
     }
   } finally {
-    await services.stopAll();
+    if (options.services == null) await services.stopAll();
   }
   await refreshEnvironment();
   const final = document(new Date().toISOString());
