@@ -1,0 +1,158 @@
+/**
+ * fedify-queue-bench as a library: the driver registry, the `Driver`
+ * contract for writing your own queue driver, and {@link runBenchmark}, which
+ * runs a suite programmatically and returns the same results document that
+ * `deno task bench` writes to `results/latest.json`.
+ *
+ * @example
+ * ```ts ignore
+ * import { runBenchmark } from "./mod.ts";
+ * import myDriver from "./my_queue.ts"; // default-exports a Driver
+ *
+ * const results = await runBenchmark({
+ *   drivers: ["in-process", myDriver],
+ *   total: 50,
+ *   recipients: 20,
+ * });
+ * for (const r of results.results) console.log(r.id, r.status, r.totalSeconds);
+ * ```
+ *
+ * @module
+ */
+import { builtinDrivers, findDriver } from "./drivers/mod.ts";
+import type { Driver } from "./lib/driver.ts";
+import { DEFAULTS } from "./lib/params.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results.ts";
+import type { Progress } from "./lib/runner.ts";
+import { runSuite } from "./lib/suite.ts";
+
+export type {
+  Availability,
+  Driver,
+  Json,
+  OpenedQueue,
+  PrepareContext,
+  PreparedQueue,
+} from "./lib/driver.ts";
+export type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "./lib/services/types.ts";
+export type {
+  ConfigurationResult,
+  CrashRecord,
+  Environment,
+  InboxProfile,
+  Outlier,
+  Percentiles,
+  ProcessRecord,
+  ResultsDocument,
+  RunResult,
+  ServerRecord,
+  Spread,
+  Status,
+  SuiteParams,
+  Timeline,
+} from "./lib/results.ts";
+export type { Progress } from "./lib/runner.ts";
+export type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+export type { LatencyRange } from "./fake_inbox/behaviour.ts";
+export type { Series } from "./lib/results.ts";
+export type { Chart } from "./lib/charts.ts";
+export {
+  builtinDrivers,
+  defaultSuite,
+  findDriver,
+  loadDrivers,
+} from "./drivers/mod.ts";
+export { renderMarkdown, renderTable, writeResults } from "./lib/report.ts";
+
+/** Options for {@link runBenchmark}; every size and limit has the CLI's default. */
+export interface BenchmarkOptions {
+  /**
+   * The drivers to run, by built-in name or as `Driver` objects.  A driver
+   * of your own must set `module` (to its module's `import.meta.url`), whose
+   * default export includes it, so that worker processes can load it.
+   */
+  readonly drivers: readonly (string | Driver)[];
+  /** Activities per configuration (default 500). */
+  readonly total?: number;
+  /** Recipients per activity (default 100). */
+  readonly recipients?: number;
+  /** `ParallelMessageQueue` levels (default `[1, 4]`). */
+  readonly parallel?: readonly number[];
+  /** Runs per configuration (default 1). */
+  readonly runs?: number;
+  /** Worker processes per shared queue (default 1). */
+  readonly workers?: number;
+  /** Also run the baseline rows (default `false` here). */
+  readonly baseline?: boolean;
+  /** Time limit per run, seconds (default 600). */
+  readonly timeoutSeconds?: number;
+  /** Stall window, seconds (default 60). */
+  readonly stallTimeoutSeconds?: number;
+  /** Any other suite parameter (inbox profile, fanout, keys, crashes). */
+  readonly params?: Partial<SuiteParams>;
+  /** Write `latest.json`, `latest.md` and charts here as the suite goes. */
+  readonly outDir?: string;
+  /** Stops the suite; the running configuration ends `incomplete`. */
+  readonly signal?: AbortSignal;
+  /** Live progress, about once a second. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Runs a benchmark suite and returns its results.  Starts and stops every
+ * process and throwaway server it needs; never leaves one behind.
+ * @throws {TypeError} When a driver name is unknown, or a driver of your own
+ *   has no `module`.
+ */
+export async function runBenchmark(
+  options: BenchmarkOptions,
+): Promise<ResultsDocument> {
+  const drivers = options.drivers.map((d) => {
+    if (typeof d !== "string") return d;
+    const driver = findDriver(builtinDrivers, d);
+    if (driver == null) throw new TypeError(`unknown driver: ${d}`);
+    return driver;
+  });
+  const modules: string[] = [];
+  for (const driver of drivers) {
+    if (builtinDrivers.includes(driver)) continue;
+    if (driver.module == null) {
+      throw new TypeError(
+        `driver "${driver.name}" needs \`module: import.meta.url\` (its ` +
+          `module must default-export it) so worker processes can load it`,
+      );
+    }
+    if (!modules.includes(driver.module)) modules.push(driver.module);
+  }
+  const params: SuiteParams = {
+    total: options.total ?? DEFAULTS.total,
+    recipients: options.recipients ?? DEFAULTS.recipients,
+    fanout: DEFAULTS.fanout[0],
+    rsaBits: DEFAULTS.rsaBits[0],
+    timeoutSeconds: options.timeoutSeconds ?? DEFAULTS.timeoutSeconds,
+    stallTimeoutSeconds: options.stallTimeoutSeconds ??
+      DEFAULTS.stallTimeoutSeconds,
+    runs: options.runs ?? DEFAULTS.runs,
+    workers: options.workers ?? DEFAULTS.workers,
+    ...options.params,
+  };
+  return await runSuite({
+    params,
+    drivers,
+    parallel: options.parallel ?? DEFAULTS.parallel,
+    baseline: options.baseline ?? false,
+    driverModules: modules,
+    outDir: options.outDir,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+}
