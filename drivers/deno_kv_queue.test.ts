@@ -1,9 +1,10 @@
 /**
  * `DenoKvMessageQueue` on real Deno KV databases, each a SQLite file in a
  * temporary folder that the test removes.  The cross-process tests run a
- * child Deno process on the same file.  The one that enqueues from another
- * process while this one listens waits for Deno KV's poll (about a minute);
- * it runs only with `SLOW_TESTS` set.
+ * child Deno process on the same file.  Two tests wait for Deno KV's own
+ * poll (about a minute) and run only with `SLOW_TESTS` set: messages that
+ * another process enqueues while this one listens, and messages left
+ * unacknowledged by a stopped listener.
  */
 import assert from "node:assert/strict";
 import { DenoKvMessageQueue } from "./deno_kv_queue.ts";
@@ -399,7 +400,7 @@ async function stopUnderLoad(
   const started = performance.now();
   const second = record(again, (m: { i: number }) => void handled.add(m.i));
   try {
-    await waitFor(() => handled.size >= total, 120_000, "every message");
+    await waitFor(() => handled.size >= total, 180_000, "every message");
   } finally {
     await second.stop();
   }

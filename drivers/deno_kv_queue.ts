@@ -60,23 +60,22 @@
  *   owns the `Deno.Kv` it is given: when the signal passed to `listen()`
  *   aborts, it stops taking new messages, waits for the handlers already
  *   running, closes the `Deno.Kv` and then resolves.  Deno KV hands a
- *   listener every ready message at once (it does not wait for handlers),
- *   so most of a backlog is usually in hand when the signal aborts; those
- *   messages are left unacknowledged, and Deno KV delivers them again to
- *   the next listener on the database 60 to 120 s later (measured; the
- *   ones it had not handed over yet come at once).  Nothing is lost, but a
- *   restarted worker idles for a minute.  `[Symbol.asyncDispose]()` does
- *   the same and also closes a
- *   queue that never listened.  Give the queue its own `Deno.Kv`
+ *   listener messages without waiting for its handlers (over a hundred at
+ *   a time were measured), so some are usually in hand when the signal
+ *   aborts; those are left unacknowledged, and Deno KV delivers them again
+ *   to the next listener on the database 60 to 120 s later (measured; the
+ *   ones it had not handed over come at once).  Nothing is lost, but those
+ *   messages are late.  `[Symbol.asyncDispose]()` does the same and also
+ *   closes a queue that never listened.  Give the queue its own `Deno.Kv`
  *   (`Deno.openKv()` on the same path again for anything else).
  * - **Other processes.**  The local backend looks at the queue when the
  *   `Deno.Kv` is opened, when this process enqueues something, and
- *   otherwise about every 60 s (measured).  So messages another process
- *   enqueues after this one opened the database wait up to a minute, even
- *   if `listen()` is called later; `Deno.Kv.watch()` does not see such
- *   writes either.  The
- *   `pollInterval` option makes the listener enqueue a tiny no-op message
- *   that often, so such messages are picked up within that interval.
+ *   otherwise about every 60 s (measured).  So messages that another
+ *   process enqueues after this one opened the database wait up to a
+ *   minute, even if `listen()` is called later; `Deno.Kv.watch()` does not
+ *   see such writes either.  The `pollInterval` option makes the listener
+ *   enqueue a tiny no-op message that often, so such messages are picked
+ *   up within that interval.
  * - **Depth.**  There is no `getDepth()`: Deno KV cannot count its queue,
  *   and counting ourselves would cost a write for every message.
  *
@@ -170,7 +169,10 @@ const WAIT_MAX_MS = 1_000;
  * ```ts
  * const queue = new DenoKvMessageQueue(await Deno.openKv("queue.db"));
  * const controller = new AbortController();
- * const listening = queue.listen(handle, { signal: controller.signal });
+ * const listening = queue.listen(
+ *   (message) => console.log(message),
+ *   { signal: controller.signal },
+ * );
  * await queue.enqueue({ hello: "world" }, { orderingKey: "alice" });
  * controller.abort();
  * await listening; // the Deno.Kv is closed now
@@ -192,7 +194,7 @@ export class DenoKvMessageQueue implements MessageQueue, AsyncDisposable {
   #stop?: () => void;
   /** Set once `listen()` has been told to stop. */
   #stopping = false;
-  /** Handlers that were running when the listener was told to stop. */
+  /** The handlers running now, which a stopping listener waits for. */
   readonly #running = new Set<Promise<void>>();
   /** Settles once the Deno.Kv is closed; held by late deliveries. */
   readonly #kvClosed: Promise<void>;
