@@ -106,7 +106,8 @@ const CONFIG = {
 
 /**
  * Renders every chart that the document has data for, in a fixed order:
- * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`.
+ * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
+ * `scaling`.
  * The same document always gives the same SVG text.
  */
 export async function renderCharts(
@@ -119,6 +120,7 @@ export async function renderCharts(
     latencyChart(context),
     rateChart(context),
     queueDepthChart(context),
+    scalingChart(context),
   ].filter((chart) => chart != null);
   // Vega keeps global state (text metrics, SVG ids): one render at a time.
   const turn = queue.then(async () => {
@@ -660,6 +662,103 @@ function queueDepthChart(context: Context): ChartSpec | null {
   return {
     name: "queue-depth",
     title: "Queue depth",
+    spec: spec as TopLevelSpec,
+  };
+}
+
+/**
+ * (f) Throughput against parallelism, one line per driver: where does each
+ * stop gaining?  Only for suites that sweep three or more levels.  Runs that
+ * did not finish are drawn with their rate so far, as hollow points.
+ */
+function scalingChart(context: Context): ChartSpec | null {
+  const levels = unique(
+    context.entries.map(({ result }) => String(result.parallelism)),
+  );
+  if (levels.length < 3) return null;
+  const rows: Record<string, string | number>[] = [];
+  for (const { result } of context.entries) {
+    if (result.deliveriesPerSecond == null) continue;
+    if (result.status !== "ok" && result.status !== "incomplete") continue;
+    rows.push({
+      driver: result.driver,
+      parallelism: result.parallelism,
+      rate: result.deliveriesPerSecond,
+      finished: result.status === "ok" ? "finished" : "cut off (rate so far)",
+    });
+  }
+  const drivers = unique(rows.map((row) => String(row.driver)));
+  if (rows.length === 0 || drivers.length === 0) return null;
+  const inbox = context.document.params.inbox;
+  const latency = inbox?.latency == null
+    ? "inbox answers at once"
+    : inbox.latency.minMs === inbox.latency.maxMs
+    ? `inbox latency ${inbox.latency.minMs} ms`
+    : `inbox latency ${inbox.latency.minMs}–${inbox.latency.maxMs} ms (uniform)`;
+  const errors = inbox != null && inbox.errorRate > 0
+    ? `, ${fixed(inbox.errorRate * 100, 1)}% first attempts refused`
+    : "";
+  const spec = {
+    ...frame(
+      context,
+      "Throughput by parallelism",
+      `${latency}${errors} · one line per driver`,
+    ),
+    ...fitted(),
+    data: { values: rows },
+    encoding: {
+      x: {
+        field: "parallelism",
+        type: "quantitative",
+        title: "ParallelMessageQueue workers (log scale)",
+        scale: { type: "log", base: 2 },
+        axis: { values: levels.map(Number), format: "d" },
+      },
+      y: {
+        field: "rate",
+        type: "quantitative",
+        title: "Distinct deliveries per second (1/s)",
+        axis: { format: ",~r" },
+      },
+      color: {
+        field: "driver",
+        type: "nominal",
+        title: "Driver",
+        scale: {
+          domain: drivers,
+          range: drivers.map((_, i) => PALETTE[i % PALETTE.length]),
+        },
+      },
+    },
+    layer: [
+      { mark: { type: "line", strokeWidth: 1.5 } },
+      {
+        mark: { type: "point", size: 60, strokeWidth: 1.5 },
+        encoding: {
+          shape: {
+            field: "finished",
+            type: "nominal",
+            title: null,
+            scale: {
+              domain: ["finished", "cut off (rate so far)"],
+              range: ["circle", "triangle-down"],
+            },
+          },
+          fill: {
+            condition: {
+              test: "datum.finished === 'finished'",
+              field: "driver",
+              type: "nominal",
+            },
+            value: "white",
+          },
+        },
+      },
+    ],
+  };
+  return {
+    name: "scaling",
+    title: "Throughput by parallelism",
     spec: spec as TopLevelSpec,
   };
 }

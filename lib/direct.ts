@@ -12,6 +12,9 @@ import { now } from "./child_io.ts";
 import type { SenderKeys } from "./federation.ts";
 import type { BenchRecipient } from "./federation.ts";
 
+/** Attempts per delivery, as Fedify's default retry policy allows. */
+const MAX_ATTEMPTS = 10;
+
 /** Options for {@link sendDirect}. */
 export interface DirectOptions {
   /** The sender's keys. */
@@ -88,25 +91,34 @@ export async function sendDirect(
       const body = await prepare(index);
       if (k % recipients.length === recipients.length - 1) bodies.delete(index);
       const inbox = recipients[k % recipients.length].inboxId;
-      try {
-        const request = await signRequest(
-          new Request(inbox, {
-            method: "POST",
-            headers: { "content-type": "application/activity+json" },
-            body,
-          }),
-          keys.rsa.privateKey,
-          rsaKeyId,
-          { spec: "rfc9421" },
-        );
-        const response = await fetch(request);
-        await response.body?.cancel();
-        if (!response.ok) {
+      // Refused with 5xx or a broken connection: retried at once (the
+      // cheapest retry), up to Fedify's default of 10 attempts; a 4xx is
+      // final, as Fedify treats 404 and 410.
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        let status: number | undefined;
+        try {
+          const request = await signRequest(
+            new Request(inbox, {
+              method: "POST",
+              headers: { "content-type": "application/activity+json" },
+              body,
+            }),
+            keys.rsa.privateKey,
+            rsaKeyId,
+            { spec: "rfc9421" },
+          );
+          const response = await fetch(request);
+          await response.body?.cancel();
+          status = response.status;
+          if (response.ok) break;
           throw new Error(`HTTP ${response.status} from ${inbox}`);
+        } catch (error) {
+          if (attempt === MAX_ATTEMPTS || (status != null && status < 500)) {
+            errors++;
+            firstError ??= String(error);
+            break;
+          }
         }
-      } catch (error) {
-        errors++;
-        firstError ??= String(error);
       }
     }
   };

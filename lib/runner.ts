@@ -368,8 +368,13 @@ export async function runOnce(
         continue;
       }
       if (nowMs - lastActivity >= stallSeconds * 1000) {
+        const missing = expected - stats.delivered - stats.goneDeliveries;
+        const targets = crashes.map((c) => c.target).join(" and ");
         return await incomplete(
-          `stalled: no new delivery for ${stallSeconds} s`,
+          crashes.length > 0
+            ? `stalled after the ${targets} crash: ${missing} deliveries ` +
+              `lost (no new delivery for ${stallSeconds} s)`
+            : `stalled: no new delivery for ${stallSeconds} s`,
         );
       }
       if (nowMs - waitStart >= params.timeoutSeconds * 1000) {
