@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results.ts";
-import { survivors } from "./lib/testing.ts";
+import { exists, survivors } from "./lib/testing.ts";
 
 const BENCH = new URL("./bench.ts", import.meta.url).pathname;
 
@@ -22,15 +22,6 @@ async function bench(args: string[], env: Record<string, string> = {}) {
     stdout: decoder.decode(output.stdout),
     stderr: decoder.decode(output.stderr),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("bad input: exit 2, a message naming the problem, nothing written", async () => {

@@ -6,20 +6,11 @@ import assert from "node:assert/strict";
 import mysql from "mysql2/promise";
 import { mariadbService, probeMariadb } from "../lib/services/mariadb.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { isAlive } from "../lib/testing.ts";
+import { exists, isAlive, roundTrip } from "../lib/testing.ts";
 import { mysqlDriver } from "./mysql.ts";
 
 const unavailable = !new ServiceManager().availability(mariadbService)
   .available;
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name: "mysql prepare() makes a table and cleanup() drops it",
@@ -43,17 +34,9 @@ Deno.test({
           return (rows as unknown[]).length;
         };
         assert.equal(await tables(), 1);
-        const opened = await mysqlDriver.open!(prepared.config);
-        const received: unknown[] = [];
-        const controller = new AbortController();
-        const listening = opened.queue.listen((message) => {
-          received.push(message);
-          controller.abort();
-        }, { signal: controller.signal });
-        await opened.queue.enqueue({ hello: "world" });
-        await listening;
-        await opened.close();
-        assert.deepEqual(received, [{ hello: "world" }]);
+        assert.deepEqual(await roundTrip(mysqlDriver, prepared.config), [
+          { hello: "world" },
+        ]);
         await prepared.cleanup();
         assert.equal(await tables(), 0);
       } finally {

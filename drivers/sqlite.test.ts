@@ -3,6 +3,7 @@
  * drivers.test.ts with every other driver).
  */
 import assert from "node:assert/strict";
+import { roundTrip } from "../lib/testing.ts";
 import { sqliteDriver } from "./sqlite.ts";
 
 Deno.test("sqlite prepare() makes a private file and cleanup() removes it", async () => {
@@ -11,17 +12,9 @@ Deno.test("sqlite prepare() makes a private file and cleanup() removes it", asyn
     const prepared = await sqliteDriver.prepare!({ runId: "rtest1", tempDir });
     const { path } = prepared.config as { path: string };
     assert.ok(path.startsWith(`${tempDir}/`));
-    const opened = await sqliteDriver.open!(prepared.config);
-    const received: unknown[] = [];
-    const controller = new AbortController();
-    const listening = opened.queue.listen((message) => {
-      received.push(message);
-      controller.abort();
-    }, { signal: controller.signal });
-    await opened.queue.enqueue({ hello: "world" });
-    await listening;
-    await opened.close();
-    assert.deepEqual(received, [{ hello: "world" }]);
+    assert.deepEqual(await roundTrip(sqliteDriver, prepared.config), [
+      { hello: "world" },
+    ]);
     assert.ok([...Deno.readDirSync(tempDir)].length > 0);
     await prepared.cleanup();
     assert.deepEqual([...Deno.readDirSync(tempDir)], []);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Driver, Json } from "./driver.ts";
 
 /** Whether a process exists and is not a zombie. */
 export function isAlive(pid: number): boolean {
@@ -30,4 +31,36 @@ export async function survivors(
     alive = alive.filter(isAlive);
   }
   return alive;
+}
+
+/** Whether a file or folder exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens a driver's queue from a prepared configuration, enqueues one
+ * message, listens until it arrives, closes the queue, and returns what the
+ * listener received.
+ */
+export async function roundTrip(
+  driver: Driver,
+  config: Json,
+): Promise<unknown[]> {
+  const opened = await driver.open!(config);
+  const received: unknown[] = [];
+  const controller = new AbortController();
+  const listening = opened.queue.listen((message) => {
+    received.push(message);
+    controller.abort();
+  }, { signal: controller.signal });
+  await opened.queue.enqueue({ hello: "world" });
+  await listening;
+  await opened.close();
+  return received;
 }

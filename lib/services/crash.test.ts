@@ -11,7 +11,7 @@ import { connect as amqpConnect } from "amqplib";
 import { Redis } from "ioredis";
 import mysql from "mysql2/promise";
 import postgres from "postgres";
-import { isAlive, survivors } from "../testing.ts";
+import { exists, isAlive, survivors } from "../testing.ts";
 import {
   freePort,
   mariadbService,
@@ -47,15 +47,6 @@ function processTree(pid: number): number[] {
     }
   }
   return found.filter(isAlive);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether a throwaway server of this kind can be started here. */

@@ -17,6 +17,7 @@ import {
   ServiceManager,
   startRedis,
 } from "./mod.ts";
+import { exists } from "../testing.ts";
 
 /** Runs `fn` with environment variables set (or removed), then restores. */
 async function withEnv<T>(
@@ -63,15 +64,6 @@ function childPids(pid: number): number[] {
     }
   }
   return pids;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Asserts that `promise` rejects within `ms` and returns the error. */
