@@ -12,6 +12,7 @@ export const inProcessDriver: Driver = {
   name: "in-process",
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
+  volatile: true,
   packages: ["@fedify/fedify"],
   prepare() {
     return Promise.resolve({ config: null, cleanup: () => Promise.resolve() });

@@ -67,6 +67,12 @@ export interface Driver {
    */
   readonly crossProcess: boolean;
   /**
+   * Whether the queue lives only in the memory of the process that consumes
+   * it, so that a crash of that process loses every message it held, by
+   * design.  Crash reports say so instead of presenting the loss as a fault.
+   */
+  readonly volatile?: boolean;
+  /**
    * The longest quiet period, in seconds, that this queue shows in normal
    * operation (for example a polling interval).  Stall detection never fires
    * before this has passed with some margin.

@@ -121,6 +121,7 @@ Deno.test({
     assert.equal(r.lost, r.missing);
     assert.equal(r.delivered + r.lost!, EXPECTED);
     assert.equal(r.totalSeconds, null);
+    assert.match(r.reason ?? "", /loses them by design/);
   },
 });
 

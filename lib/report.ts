@@ -10,7 +10,11 @@
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts.ts";
 import { renderEnvironment } from "./environment.ts";
-import type { ConfigurationResult, ResultsDocument } from "./results.ts";
+import type {
+  ConfigurationResult,
+  CrashRecord,
+  ResultsDocument,
+} from "./results.ts";
 
 const integer = new Intl.NumberFormat("en-US");
 
@@ -66,6 +70,17 @@ function deliveredCell(result: ConfigurationResult): string {
   }${result.delivered === result.expected ? "" : share}`;
 }
 
+/** One line on a crash the run inflicted. */
+function crashNote(result: ConfigurationResult, crash: CrashRecord): string {
+  const what = crash.target === "worker"
+    ? "consuming process killed with SIGKILL and a fresh one started"
+    : "queue server killed with SIGKILL and restarted on the same data";
+  return `- **${label(result)}**: ${what} at ${
+    crash.atSeconds.toFixed(2)
+  } s, ` +
+    `after ${integer.format(crash.deliveredBefore)} deliveries`;
+}
+
 /**
  * A display label: `redis ×4`, with the swept axes' values when a suite
  * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`.
@@ -102,18 +117,27 @@ export function renderTable(document: ResultsDocument): string {
     "p99 latency",
     "CPU/delivery",
   ];
-  const rows = document.results.map((r) => [
-    label(r),
-    r.status,
-    cell(r, "sendSeconds", r.sendSeconds, seconds),
-    cell(r, "receiveSeconds", r.receiveSeconds, seconds),
-    cell(r, "totalSeconds", r.totalSeconds, seconds),
-    deliveredCell(r),
-    r.status === "skipped" ? "—" : integer.format(r.duplicates),
-    rate(r),
-    cell(r, "latencyP99Ms", r.latencyMs?.p99, latency),
-    cell(r, "cpuMsPerDelivery", r.cpuMsPerDelivery, cpuMs),
-  ]);
+  // Crash runs add a column: deliveries that never arrived after the crash.
+  const crashRuns = document.results.some((r) => r.lost != null);
+  if (crashRuns) header.splice(7, 0, "Lost");
+  const rows = document.results.map((r) => {
+    const row = [
+      label(r),
+      r.status,
+      cell(r, "sendSeconds", r.sendSeconds, seconds),
+      cell(r, "receiveSeconds", r.receiveSeconds, seconds),
+      cell(r, "totalSeconds", r.totalSeconds, seconds),
+      deliveredCell(r),
+      r.status === "skipped" ? "—" : integer.format(r.duplicates),
+      rate(r),
+      cell(r, "latencyP99Ms", r.latencyMs?.p99, latency),
+      cell(r, "cpuMsPerDelivery", r.cpuMsPerDelivery, cpuMs),
+    ];
+    if (crashRuns) {
+      row.splice(7, 0, r.lost == null ? "—" : integer.format(r.lost));
+    }
+    return row;
+  });
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((row) => row[i].length))
   );
@@ -131,6 +155,7 @@ export function renderTable(document: ResultsDocument): string {
   const lines = [line(header), rule, ...rows.map(line)];
   const notes = document.results.flatMap((r) => {
     const out: string[] = [];
+    for (const crash of r.crashes ?? []) out.push(crashNote(r, crash));
     if (r.status !== "ok") {
       out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
     }
@@ -185,7 +210,12 @@ ${renderTable(document)}
 - **Deliveries/s**: distinct deliveries ÷ total.
 - **p99 latency**: per delivery, arrival minus the start of its activity's
   \`sendActivity\` call.
-- **CPU/delivery**: sender + worker CPU time (user + system, start-up
+${
+    document.results.some((r) => r.lost != null)
+      ? "- **Lost**: deliveries that never arrived after the crash; the run\n" +
+        "  waits for the stall timeout before it calls them lost.\n"
+      : ""
+  }- **CPU/delivery**: sender + worker CPU time (user + system, start-up
   excluded) per distinct delivery.
 - **baseline**: no queue and no \`sendActivity\`: every delivery signed and
   POSTed directly, as many at once as the parallelism; the floor.

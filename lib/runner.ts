@@ -373,7 +373,11 @@ export async function runOnce(
         return await incomplete(
           crashes.length > 0
             ? `stalled after the ${targets} crash: ${missing} deliveries ` +
-              `lost (no new delivery for ${stallSeconds} s)`
+              `lost (no new delivery for ${stallSeconds} s)` +
+              (driver.volatile
+                ? `; ${driver.name} keeps its messages in the memory of ` +
+                  `the process that was killed, so it loses them by design`
+                : "")
             : `stalled: no new delivery for ${stallSeconds} s`,
         );
       }
