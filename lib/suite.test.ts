@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../drivers/mod.ts";
 import type { ResultsDocument, SuiteParams } from "./results.ts";
-import { expandConfigurations, idOf, runSuite } from "./suite.ts";
+import { crashUnfit, expandConfigurations, idOf, runSuite } from "./suite.ts";
 
 const drivers = ["none", "redis"].map((n) => findDriver(builtinDrivers, n)!);
 
@@ -39,6 +39,22 @@ Deno.test("expandConfigurations: swept axes multiply every configuration", () =>
     "redis-fanout-auto-rsa4096",
     "redis-fanout-skip-rsa4096",
   ]);
+});
+
+Deno.test("crash tests skip configurations with nothing to crash", () => {
+  const sqlite = findDriver(builtinDrivers, "sqlite")!;
+  const [baseline, none, redis] = expandConfigurations(drivers, [1], true);
+  const [local] = expandConfigurations([sqlite], [1]);
+  const worker = { workerAt: 0.5 };
+  const server = { serverAt: 0.5 };
+  assert.equal(crashUnfit(redis, undefined), null);
+  assert.equal(crashUnfit(redis, worker), null);
+  assert.equal(crashUnfit(redis, server), null);
+  assert.equal(crashUnfit(local, worker), null);
+  assert.match(crashUnfit(baseline, worker)!, /--crash-worker-at: .*no queue/);
+  assert.match(crashUnfit(none, worker)!, /no queue, so a crash has nothing/);
+  assert.match(crashUnfit(none, server)!, /--crash-server-at: .*no queue/);
+  assert.match(crashUnfit(local, server)!, /no queue server to crash/);
 });
 
 const params: SuiteParams = {

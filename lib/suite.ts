@@ -106,6 +106,30 @@ export function expandConfigurations(
   );
 }
 
+/**
+ * Why a crash test does not apply to a configuration, or `null` if it does:
+ * without a queue there is nothing to lose, and without a server the bench
+ * started there is no server to kill.
+ */
+export function crashUnfit(
+  configuration: Configuration,
+  crash: SuiteParams["crash"],
+): string | null {
+  if (crash == null) return null;
+  const flag = crash.serverAt != null
+    ? "--crash-server-at"
+    : "--crash-worker-at";
+  if (configuration.direct || configuration.driver.open == null) {
+    return `${flag}: this configuration has no queue, so a crash has ` +
+      "nothing to lose";
+  }
+  if (crash.serverAt != null && configuration.driver.service == null) {
+    return "--crash-server-at: this configuration has no queue server to " +
+      "crash";
+  }
+  return null;
+}
+
 /** The id of a configuration, with the swept axes' values when any. */
 export function idOf(configuration: Configuration, axes?: Axes): string {
   let id = configurationId(
@@ -227,15 +251,9 @@ export async function runSuite(
           configuration.driver,
           services,
         );
-        if (
-          availability.available && params.crash?.serverAt != null &&
-          configuration.driver.service == null
-        ) {
-          availability = {
-            available: false,
-            reason: "--crash-server-at: this configuration has no queue " +
-              "server to crash",
-          };
+        const crashReason = crashUnfit(configuration, params.crash);
+        if (availability.available && crashReason != null) {
+          availability = { available: false, reason: crashReason };
         }
         const runResults: RunResult[] = [];
         if (!availability.available) {
