@@ -72,6 +72,20 @@ export {
   loadDrivers,
 } from "./drivers/mod.ts";
 export { renderMarkdown, renderTable, writeResults } from "./lib/report.ts";
+export {
+  freePort,
+  restartableServer,
+  type ServerProcess,
+  type ServingCheck,
+  waitUntilServing,
+} from "./lib/services/server.ts";
+export {
+  errorMessage,
+  findBinary,
+  type LoggedProcess,
+  spawnLogged,
+  type SpawnLoggedOptions,
+} from "./lib/services/util.ts";
 
 /** Options for {@link runBenchmark}; every size and limit has the CLI's default. */
 export interface BenchmarkOptions {

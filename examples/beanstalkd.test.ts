@@ -6,7 +6,7 @@
  * `BEANSTALKD_URL`.
  */
 import assert from "node:assert/strict";
-import { type ResultsDocument, runBenchmark } from "../mod.ts";
+import { freePort, type ResultsDocument, runBenchmark } from "../mod.ts";
 import beanstalkdDriver, {
   beanstalkdService,
   probeBeanstalkd,
@@ -48,14 +48,6 @@ async function survivors(pids: readonly number[]): Promise<number[]> {
     alive = alive.filter(isAlive);
   }
   return alive;
-}
-
-/** A TCP port that nothing listens on just now. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /** Asserts that every run was `ok` and delivered each message exactly once. */

@@ -22,12 +22,17 @@
  *
  * @module
  */
-import type {
-  Driver,
-  Json,
-  ServiceDefinition,
-  StartedServer,
-  StartOptions,
+import {
+  type Driver,
+  errorMessage,
+  type Json,
+  restartableServer,
+  type ServerProcess,
+  type ServiceDefinition,
+  spawnLogged,
+  type StartedServer,
+  type StartOptions,
+  waitUntilServing,
 } from "../mod.ts";
 import {
   BeanstalkConnection,
@@ -51,11 +56,6 @@ const MAX_JOB_BYTES = 1024 * 1024;
 // ---------------------------------------------------------------------------
 // The service: probing a server, and starting throwaway ones.
 // ---------------------------------------------------------------------------
-
-/** The message of an error, or the string form of anything else thrown. */
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
-}
 
 /**
  * Connects to the beanstalkd at `url` and returns its version, from the
@@ -108,108 +108,10 @@ export async function probeBeanstalkd(
   }
 }
 
-/** A running `beanstalkd` child process. */
-interface ServerProcess {
-  readonly pid: number;
-  readonly exited: boolean;
-  readonly status: Promise<Deno.CommandStatus>;
-  /** SIGTERM, SIGKILL after a grace period; resolves once it has exited. */
-  stop(): Promise<void>;
-  /** SIGKILL; resolves once it has exited. */
-  kill(): Promise<void>;
-}
-
 /**
  * Spawns `beanstalkd` in the foreground (not daemonized, so we hold its pid
- * and see it exit), its stderr appended to a log file.
- */
-async function spawnBeanstalkd(
-  args: readonly string[],
-  logPath: string,
-): Promise<ServerProcess> {
-  const log = await Deno.open(logPath, { create: true, append: true });
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command("beanstalkd", {
-      args: [...args],
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-  } catch (error) {
-    log.close();
-    throw error;
-  }
-  // Drain stderr into the log (which this closes) so the pipe never fills.
-  const logged = child.stderr.pipeTo(log.writable).catch(() => {});
-  let exited = false;
-  const status = child.status.then(async (status) => {
-    exited = true;
-    await logged;
-    return status;
-  });
-  const signal = (name: Deno.Signal) => {
-    if (exited) return;
-    try {
-      child.kill(name);
-    } catch {
-      // It has just exited.
-    }
-  };
-  let stopping: Promise<void> | undefined;
-  return {
-    pid: child.pid,
-    get exited() {
-      return exited;
-    },
-    status,
-    stop() {
-      stopping ??= (async () => {
-        signal("SIGTERM");
-        const timer = setTimeout(() => signal("SIGKILL"), STOP_GRACE_MS);
-        try {
-          await status;
-        } finally {
-          clearTimeout(timer);
-        }
-      })();
-      return stopping;
-    },
-    async kill() {
-      signal("SIGKILL");
-      await status;
-    },
-  };
-}
-
-/** An error for a server that did not start, with its log's last lines. */
-async function startError(reason: string, logPath: string): Promise<Error> {
-  const log = await Deno.readTextFile(logPath).catch(() => "");
-  const tail = log.trimEnd().split("\n").slice(-20).join("\n");
-  return new Error(
-    `beanstalkd failed to start: ${reason}` +
-      (tail ? `\n--- ${logPath} (last lines) ---\n${tail}` : ""),
-  );
-}
-
-/** Resolves after `ms`; rejects when `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * Spawns `beanstalkd` and waits until it answers `stats`; on failure or
- * abort, stops it and throws.
+ * and see it exit), its output appended to a log file, and waits until it
+ * answers `stats`; on failure or abort, stops it and throws.
  */
 async function launch(
   args: readonly string[],
@@ -218,30 +120,24 @@ async function launch(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<ServerProcess> {
-  const server = await spawnBeanstalkd(args, logPath);
-  const deadline = Date.now() + timeoutMs;
+  const server = await spawnLogged("beanstalkd", args, { logPath });
+  const stop = () => server.stop("SIGTERM", STOP_GRACE_MS);
   try {
-    while (true) {
-      signal?.throwIfAborted();
-      if (server.exited) {
-        const { code } = await server.status;
-        throw await startError(`it exited with code ${code}`, logPath);
-      }
-      try {
-        await probeBeanstalkd(url, 1000);
-        return server;
-      } catch {
-        // Not listening yet.
-      }
-      if (Date.now() > deadline) {
-        throw await startError(`no answer within ${timeoutMs} ms`, logPath);
-      }
-      await sleep(25, signal);
-    }
+    await waitUntilServing({
+      name: "beanstalkd",
+      process: server,
+      logPath,
+      awaited: `no answer at ${url}`,
+      timeoutMs,
+      intervalMs: 25,
+      signal,
+      probe: () => probeBeanstalkd(url, 1000),
+    });
   } catch (error) {
-    await server.stop();
+    await stop();
     throw error;
   }
+  return { process: server, pid: server.pid, stop };
 }
 
 /**
@@ -268,26 +164,12 @@ export async function startBeanstalkd(
     ...["-l", "127.0.0.1", "-p", String(port)],
     ...["-b", binlog, "-z", String(MAX_JOB_BYTES)],
   ];
-  let server = await launch(args, url, logPath, START_TIMEOUT_MS, signal);
-  let stopped = false;
-  return {
+  // Killed, it restarts on the same binlog, as `--crash-server-at` needs.
+  return restartableServer(
     url,
-    get pid() {
-      return server.pid;
-    },
-    stop() {
-      stopped = true;
-      return server.stop();
-    },
-    kill() {
-      return server.kill();
-    },
-    async restart() {
-      if (stopped) throw new Error("beanstalkd was stopped; cannot restart");
-      await server.stop();
-      server = await launch(args, url, logPath, RESTART_TIMEOUT_MS);
-    },
-  };
+    await launch(args, url, logPath, START_TIMEOUT_MS, signal),
+    () => launch(args, url, logPath, RESTART_TIMEOUT_MS),
+  );
 }
 
 /** beanstalkd, from `BEANSTALKD_URL` or a throwaway `beanstalkd`. */

@@ -10,12 +10,15 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
-import { restartableServer, type ServerProcess } from "./mod.ts";
+import {
+  restartableServer,
+  type ServerProcess,
+  waitUntilServing,
+} from "./server.ts";
 import {
   errorMessage,
   findBinary,
   redactUrl,
-  sleep,
   spawnLogged,
   startError,
   stripPassword,
@@ -131,7 +134,6 @@ interface LaunchOptions extends StartOptions {
 async function launchMariadb(
   { dir, port, signal, dataDir, userArgs, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
-  const deadline = Date.now() + timeoutMs;
   const logPath = `${dir}/mariadbd.log`;
   const server = await spawnLogged(binary("mariadbd", "mysqld"), [
     "--no-defaults",
@@ -146,26 +148,17 @@ async function launchMariadb(
   const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
   const rootUrl = `mysql://root@127.0.0.1:${port}`;
   try {
-    while (true) {
-      if (server.exited) {
-        const { code } = await server.status;
-        throw await startError("mariadbd", `exited (${code})`, logPath);
-      }
-      try {
-        await query(rootUrl, 2000, `CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) {
-          throw await startError(
-            "mariadbd",
-            `no connection on port ${port} within ${timeoutMs} ms ` +
-              `(${errorMessage(error)})`,
-            logPath,
-          );
-        }
-      }
-      await sleep(25, signal);
-    }
+    await waitUntilServing({
+      name: "mariadbd",
+      process: server,
+      logPath,
+      awaited: `no connection on port ${port}`,
+      timeoutMs,
+      intervalMs: 25,
+      signal,
+      probe: () =>
+        query(rootUrl, 2000, `CREATE DATABASE IF NOT EXISTS ${DATABASE}`),
+    });
   } catch (error) {
     await stop();
     throw error;

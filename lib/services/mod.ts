@@ -17,7 +17,8 @@
  */
 import type { Availability } from "../driver.ts";
 import type { ServiceDefinition, StartedServer } from "./types.ts";
-import { findBinary, type LoggedProcess, sleep, urlPassword } from "./util.ts";
+import { freePort, missingBinaries } from "./server.ts";
+import { urlPassword } from "./util.ts";
 
 export type {
   ServiceDefinition,
@@ -38,7 +39,25 @@ export {
   startRedis,
   type StartRedisOptions,
 } from "./redis.ts";
-export { errorMessage, findBinary, redactUrl } from "./util.ts";
+export {
+  freePort,
+  hasBinaries,
+  killProcessTree,
+  missingBinaries,
+  restartableServer,
+  type ServerProcess,
+  type ServingCheck,
+  waitUntilServing,
+} from "./server.ts";
+export {
+  errorMessage,
+  findBinary,
+  type LoggedProcess,
+  redactUrl,
+  spawnLogged,
+  type SpawnLoggedOptions,
+  startError,
+} from "./util.ts";
 
 /** Environment variables whose URL passwords {@link redactSecrets} hides. */
 export const SECRET_URL_ENVS: readonly string[] = [
@@ -121,40 +140,6 @@ export function redactSecrets(text: string): string {
     result = result.replaceAll(secret, "***");
   }
   return result;
-}
-
-/**
- * Finds a free TCP port on 127.0.0.1 by listening on port 0.  Another
- * process may take it before it is used; that is unlikely enough here.
- *
- * @returns A port number.
- */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  try {
-    return (listener.addr as Deno.NetAddr).port;
-  } finally {
-    listener.close();
-  }
-}
-
-/**
- * Lists the executables that are not on `PATH`.
- *
- * @param names Executable names.
- * @returns Those not found, in the given order.
- */
-export function missingBinaries(names: readonly string[]): string[] {
-  return names.filter((name) => findBinary(name) == null);
-}
-
-/**
- * Tells whether every executable is on `PATH`.
- *
- * @param names Executable names.
- */
-export function hasBinaries(names: readonly string[]): boolean {
-  return missingBinaries(names).length === 0;
 }
 
 /** A server ready for use, from {@link ServiceManager.acquire}. */
@@ -404,166 +389,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       signal.removeEventListener("abort", onAbort)
     );
   });
-}
-
-/**
- * One life of a throwaway server's process, as a service module's launch
- * function returns it to {@link restartableServer}.
- */
-export interface ServerProcess {
-  /** The process the bench spawned: the root of the server's process tree. */
-  readonly process: LoggedProcess;
-  /**
-   * The server's main process id: `process.pid`, or one of its descendants
-   * when the spawned process is a wrapper script.
-   */
-  readonly pid: number;
-  /** Stops this life gracefully and waits for all of its processes. */
-  stop(): Promise<void>;
-}
-
-/**
- * Builds a {@link StartedServer} that can be killed and restarted, for the
- * service modules.  `launch` starts the server's process on the same folder
- * and port as `first` and resolves once it accepts connections (stopping
- * what it spawned when it fails).  `stop()`, `kill()` and `restart()` run
- * one at a time, in call order; `pid` always names the current life's
- * process.
- *
- * @param url The server's URL, the same in every life.
- * @param first The running process, from the first launch.
- * @param launch Starts the process again.
- */
-export function restartableServer(
-  url: string,
-  first: ServerProcess,
-  launch: () => Promise<ServerProcess>,
-): StartedServer {
-  let current = first;
-  let stopped = false;
-  let queue: Promise<unknown> = Promise.resolve();
-  const serially = (task: () => Promise<void>): Promise<void> => {
-    const done = queue.then(task);
-    queue = done.catch(() => {});
-    return done;
-  };
-  let stopping: Promise<void> | undefined;
-  return {
-    url,
-    get pid(): number {
-      return current.pid;
-    },
-    stop(): Promise<void> {
-      stopped = true;
-      stopping ??= serially(() => current.stop());
-      return stopping;
-    },
-    kill(): Promise<void> {
-      return serially(() => killProcessTree(current.process));
-    },
-    restart(): Promise<void> {
-      return serially(async () => {
-        if (stopped) throw new Error(`${url} was stopped; it cannot restart`);
-        if (!current.process.exited) await current.stop();
-        current = await launch();
-      });
-    },
-  };
-}
-
-/** How long SIGKILLed processes may take to vanish (a D-state fsync). */
-const KILL_WAIT_MS = 30_000;
-
-/** A process, identified by its id and start time (against pid reuse). */
-interface ProcessId {
-  readonly pid: number;
-  readonly startTime: string;
-}
-
-/** Reads a live process's parent and start time from `/proc`. */
-function readStat(
-  pid: number,
-): { ppid: number; startTime: string } | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command: state, ppid, …; starttime is field 22.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") return undefined;
-    return { ppid: Number(fields[1]), startTime: fields[19] };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live descendant of `root`, found through `/proc`. */
-function processTree(root: number): ProcessId[] {
-  const children = new Map<number, ProcessId[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const pid = Number(entry.name);
-    const stat = readStat(pid);
-    if (stat == null) continue;
-    const siblings = children.get(stat.ppid) ?? [];
-    siblings.push({ pid, startTime: stat.startTime });
-    children.set(stat.ppid, siblings);
-  }
-  const found: ProcessId[] = [];
-  const pending = [root];
-  while (pending.length > 0) {
-    for (const child of children.get(pending.pop()!) ?? []) {
-      found.push(child);
-      pending.push(child.pid);
-    }
-  }
-  return found;
-}
-
-/** Sends a signal to the very process `id` names, if it still lives. */
-function signalProcess(id: ProcessId, signal: Deno.Signal): void {
-  if (readStat(id.pid)?.startTime !== id.startTime) return;
-  try {
-    Deno.kill(id.pid, signal);
-  } catch {
-    // Gone meanwhile.
-  }
-}
-
-/**
- * Kills a process and all its descendants hard, as a power cut would:
- * freezes the whole tree first (SIGSTOP, so nothing forks, exits or writes
- * in between), then SIGKILLs every process, and waits until each is gone
- * (zombies count as gone).  Data the processes had written to the kernel
- * but not fsynced survives, unlike in a real power cut.  Does nothing if
- * the process has exited.
- *
- * @param root The process the bench spawned.
- * @throws {Error} When a process survives SIGKILL for 30 seconds.
- */
-export async function killProcessTree(root: LoggedProcess): Promise<void> {
-  if (root.exited) return;
-  root.kill("SIGSTOP");
-  const frozen = new Map<number, ProcessId>();
-  while (true) {
-    const found = processTree(root.pid).filter((id) => !frozen.has(id.pid));
-    if (found.length === 0) break;
-    for (const id of found) {
-      signalProcess(id, "SIGSTOP");
-      frozen.set(id.pid, id);
-    }
-  }
-  root.kill("SIGKILL");
-  for (const id of frozen.values()) signalProcess(id, "SIGKILL");
-  await root.status;
-  const deadline = Date.now() + KILL_WAIT_MS;
-  let alive = [...frozen.values()];
-  while (true) {
-    alive = alive.filter((id) => readStat(id.pid)?.startTime === id.startTime);
-    if (alive.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `processes ${alive.map((id) => id.pid).join(", ")} survived SIGKILL`,
-      );
-    }
-    await sleep(10);
-  }
 }

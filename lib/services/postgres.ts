@@ -9,12 +9,15 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
-import { restartableServer, type ServerProcess } from "./mod.ts";
+import {
+  restartableServer,
+  type ServerProcess,
+  waitUntilServing,
+} from "./server.ts";
 import {
   errorMessage,
   findBinary,
   redactUrl,
-  sleep,
   spawnLogged,
   type SpawnLoggedOptions,
   startError,
@@ -168,7 +171,6 @@ async function launchPostgres(
   { port, signal, dataDir, socketDir, spawn, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
   const { logPath } = spawn;
-  const deadline = Date.now() + timeoutMs;
   const server = await spawnLogged(findBinary("postgres") ?? "postgres", [
     "-D",
     dataDir,
@@ -184,26 +186,16 @@ async function launchPostgres(
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = (): Promise<void> => server.stop("SIGINT", STOP_GRACE_MS);
   try {
-    while (true) {
-      if (server.exited) {
-        const { code } = await server.status;
-        throw await startError("postgres", `exited (${code})`, logPath);
-      }
-      try {
-        await probePostgres(url, 2000);
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) {
-          throw await startError(
-            "postgres",
-            `no connection on port ${port} within ${timeoutMs} ms ` +
-              `(${errorMessage(error)})`,
-            logPath,
-          );
-        }
-      }
-      await sleep(50, signal);
-    }
+    await waitUntilServing({
+      name: "postgres",
+      process: server,
+      logPath,
+      awaited: `no connection on port ${port}`,
+      timeoutMs,
+      intervalMs: 50,
+      signal,
+      probe: () => probePostgres(url, 2000),
+    });
   } catch (error) {
     await stop();
     throw error;

@@ -9,7 +9,12 @@
  * @module
  */
 import { connect, type ServerProperties } from "amqplib";
-import { freePort, restartableServer, type ServerProcess } from "./mod.ts";
+import {
+  freePort,
+  restartableServer,
+  type ServerProcess,
+  waitUntilServing,
+} from "./server.ts";
 import type {
   ServiceDefinition,
   StartedServer,
@@ -222,7 +227,6 @@ interface LaunchOptions extends StartOptions {
 async function launchRabbitmq(
   { dir, port, signal, env, clusterName, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
-  const deadline = Date.now() + timeoutMs;
   const logPath = `${dir}/rabbitmq.log`;
   // Without RABBITMQ_ALLOW_INPUT the script stays in the foreground as the
   // VM's parent and turns SIGTERM into a graceful shutdown of the node.
@@ -243,39 +247,24 @@ async function launchRabbitmq(
     return stopping;
   };
   try {
-    while (true) {
-      if (script.exited) {
-        const { code } = await script.status;
-        const log = await Deno.readTextFile(logPath).catch(() => "");
-        const why = /eaddrinuse/.test(log) ? `; port ${port} is taken` : "";
-        throw await startError(
-          "rabbitmq-server",
-          `exited (${code})${why}`,
-          logPath,
-        );
-      }
-      let properties: ServerProperties | undefined;
-      try {
-        properties = await serverProperties(url, 2000);
-      } catch (error) {
-        if (Date.now() > deadline) {
-          throw await startError(
-            "rabbitmq-server",
-            `no AMQP connection on port ${port} within ${timeoutMs} ms ` +
-              `(${errorMessage(error)})`,
-            logPath,
-          );
-        }
-      }
-      if (properties != null) {
-        if (properties.cluster_name === clusterName) break;
-        throw await startError(
-          "rabbitmq-server",
-          `another broker answers on port ${port}`,
-          logPath,
-        );
-      }
-      await sleep(100, signal);
+    const properties = await waitUntilServing({
+      name: "rabbitmq-server",
+      process: script,
+      logPath,
+      awaited: `no AMQP connection on port ${port}`,
+      timeoutMs,
+      intervalMs: 100,
+      signal,
+      probe: () => serverProperties(url, 2000),
+      exitHint: (log) =>
+        /eaddrinuse/.test(log) ? `; port ${port} is taken` : "",
+    });
+    if (properties.cluster_name !== clusterName) {
+      throw await startError(
+        "rabbitmq-server",
+        `another broker answers on port ${port}`,
+        logPath,
+      );
     }
   } catch (error) {
     await stop();

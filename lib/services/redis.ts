@@ -9,13 +9,15 @@ import type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
-import { restartableServer, type ServerProcess } from "./mod.ts";
+import {
+  restartableServer,
+  type ServerProcess,
+  waitUntilServing,
+} from "./server.ts";
 import {
   errorMessage,
   redactUrl,
-  sleep,
   spawnLogged,
-  startError,
   stripPassword,
   UnreachableError,
   withTimeout,
@@ -159,24 +161,22 @@ async function launchRedis(
     cwd: dir,
   });
   const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
-  const deadline = Date.now() + timeoutMs;
   try {
-    while (true) {
-      if (server.exited) {
-        const { code } = await server.status;
-        throw await startError("redis-server", `exited (${code})`, logPath);
-      }
-      const exited = server.status.then(() => false);
-      if (await Promise.race([ping(port, 1000), exited])) break;
-      if (Date.now() > deadline) {
-        throw await startError(
-          "redis-server",
-          `no answer to PING on port ${port} within ${timeoutMs} ms`,
-          logPath,
-        );
-      }
-      await sleep(25, signal);
-    }
+    await waitUntilServing({
+      name: "redis-server",
+      process: server,
+      logPath,
+      awaited: `no answer to PING on port ${port}`,
+      timeoutMs,
+      intervalMs: 25,
+      signal,
+      async probe() {
+        const exited = server.status.then(() => false);
+        if (!await Promise.race([ping(port, 1000), exited])) {
+          throw new Error("no PONG");
+        }
+      },
+    });
   } catch (error) {
     await stop();
     throw error;
