@@ -158,3 +158,20 @@ Deno.test({
     assert.equal(aof.delivered, EXPECTED);
   },
 });
+
+Deno.test({
+  ...options,
+  name: "a worker that dies with its PostgreSQL server is started again, " +
+    "and the queue loses nothing",
+  async fn() {
+    const r = await run("postgres", crashInbox, { crash: { serverAt: 0.5 } });
+    assert.equal(r.crashes?.[0]?.target, "server");
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.lost, 0);
+    assert.equal(r.delivered, EXPECTED);
+    for (const restart of r.restarts ?? []) {
+      assert.match(restart.exit, /^worker process exited/);
+      assert.ok(restart.atSeconds >= r.crashes![0].atSeconds);
+    }
+  },
+});

@@ -202,7 +202,10 @@ export class Child {
   }
 
   #tail(): string {
-    const lines = this.#stderr.filter((l) => l.trim() !== "").slice(-3);
+    // The error's own lines say more than its stack frames.
+    const lines = this.#stderr
+      .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
+      .slice(-3);
     return lines.length > 0 ? `: ${lines.join(" | ")}` : "";
   }
 

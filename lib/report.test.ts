@@ -114,6 +114,11 @@ Deno.test("crash runs get a Lost column and say what was killed when", () => {
     duplicates: 3,
     totalSeconds: 4,
     crashes: [{ target: "server", atSeconds: 2, deliveredBefore: 101 }],
+    restarts: [{
+      atSeconds: 2.5,
+      deliveredBefore: 101,
+      exit: "worker process exited with code 1: Error: connection refused",
+    }],
   });
   const doc = document([crashed, survived]);
   const table = renderTable(doc);
@@ -130,6 +135,10 @@ Deno.test("crash runs get a Lost column and say what was killed when", () => {
   assert.match(
     table,
     /- \*\*redis-aof\*\*: queue server killed with SIGKILL and restarted on the same data at 2\.00 s, after 101 deliveries/,
+  );
+  assert.match(
+    table,
+    /- \*\*redis-aof\*\*: at 2\.50 s, after 101 deliveries, the worker process exited with code 1: Error: connection refused; a fresh worker was started/,
   );
   assert.match(table, /loses them by design/);
   assert.match(renderMarkdown(doc), /\*\*Lost\*\*: deliveries that never/);

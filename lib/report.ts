@@ -13,6 +13,7 @@ import { renderEnvironment } from "./environment.ts";
 import type {
   ConfigurationResult,
   CrashRecord,
+  RestartRecord,
   ResultsDocument,
 } from "./results.ts";
 
@@ -79,6 +80,16 @@ function crashNote(result: ConfigurationResult, crash: CrashRecord): string {
     crash.atSeconds.toFixed(2)
   } s, ` +
     `after ${integer.format(crash.deliveredBefore)} deliveries`;
+}
+
+/** One line on a worker that exited on its own and was started again. */
+function restartNote(
+  result: ConfigurationResult,
+  restart: RestartRecord,
+): string {
+  return `- **${label(result)}**: at ${restart.atSeconds.toFixed(2)} s, ` +
+    `after ${integer.format(restart.deliveredBefore)} deliveries, the ` +
+    `${restart.exit}; a fresh worker was started, as a supervisor would`;
 }
 
 /**
@@ -156,6 +167,7 @@ export function renderTable(document: ResultsDocument): string {
   const notes = document.results.flatMap((r) => {
     const out: string[] = [];
     for (const crash of r.crashes ?? []) out.push(crashNote(r, crash));
+    for (const restart of r.restarts ?? []) out.push(restartNote(r, restart));
     if (r.status !== "ok") {
       out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
     }

@@ -100,6 +100,11 @@ export interface RunResult {
   readonly lost?: number;
   /** The crashes the run inflicted, in order. */
   readonly crashes?: readonly CrashRecord[];
+  /**
+   * Worker processes that exited on their own after a server crash and were
+   * started again, as a supervisor would, in order.
+   */
+  readonly restarts?: readonly RestartRecord[];
   /** Duration of the `sendActivity` loop; `null` if it did not finish. */
   readonly sendSeconds: number | null;
   /** First to last delivery; `null` unless `ok`. */
@@ -146,6 +151,16 @@ export interface CrashRecord {
   readonly atSeconds: number;
   /** Distinct deliveries that had arrived when it was killed. */
   readonly deliveredBefore: number;
+}
+
+/** A worker process that exited on its own and was started again. */
+export interface RestartRecord {
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was noticed. */
+  readonly deliveredBefore: number;
+  /** How it exited, with the last lines of its error output. */
+  readonly exit: string;
 }
 
 /** Smallest and largest value of a figure over the runs. */

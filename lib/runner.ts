@@ -28,6 +28,7 @@ import type { QueueSpec } from "./queue_spec.ts";
 import type {
   CrashRecord,
   ProcessRecord,
+  RestartRecord,
   RunResult,
   ServerRecord,
   SuiteParams,
@@ -44,6 +45,8 @@ const WORKER_SCRIPT = new URL("./worker.ts", import.meta.url);
 
 /** How long a child may take to report `ready`. */
 const READY_TIMEOUT_MS = 60_000;
+/** Worker restarts allowed after a server crash before the run fails. */
+const MAX_RESTARTS = 8;
 /** How often the runner asks the inbox for its counters. */
 const POLL_MS = 250;
 /** After the last expected delivery, how long to keep counting duplicates. */
@@ -170,6 +173,7 @@ export async function runOnce(
   };
   const killedOnPurpose = new Set<Child>();
   const crashes: CrashRecord[] = [];
+  const restarts: RestartRecord[] = [];
   let workerCrashed = false;
   let serverCrashed = false;
   const crashRecord = (target: "worker" | "server"): CrashRecord => ({
@@ -229,19 +233,14 @@ export async function runOnce(
       config: prepared?.config ?? null,
       parallelism,
     };
-    const startWorkers = () =>
-      Array.from(
-        { length: workerCount },
-        (_, i) =>
-          spawn(
-            "worker",
-            WORKER_SCRIPT,
-            {
-              queue,
-              reportDepth: i === 0,
-            } satisfies WorkerSpec,
-          ),
+    const spawnWorker = (index: number) =>
+      spawn(
+        "worker",
+        WORKER_SCRIPT,
+        { queue, reportDepth: index === 0 } satisfies WorkerSpec,
       );
+    const startWorkers = () =>
+      Array.from({ length: workerCount }, (_, i) => spawnWorker(i));
     let workers = startWorkers();
     const senderSpec: SenderSpec = {
       runId,
@@ -282,7 +281,26 @@ export async function runOnce(
       const crashed = children.find((c) =>
         c.status != null && !killedOnPurpose.has(c)
       );
-      if (crashed != null) throw new RunFailure(crashed.describeExit());
+      if (crashed != null) {
+        const index = workers.indexOf(crashed);
+        if (
+          !serverCrashed || index < 0 || restarts.length >= MAX_RESTARTS
+        ) {
+          throw new RunFailure(crashed.describeExit());
+        }
+        // A worker that died with its queue server is started again, as a
+        // supervisor would; the queue's durability is what is measured.
+        killedOnPurpose.add(crashed);
+        const { atSeconds, deliveredBefore } = crashRecord("worker");
+        restarts.push({
+          atSeconds,
+          deliveredBefore,
+          exit: crashed.describeExit(),
+        });
+        workers[index] = spawnWorker(index);
+        await workers[index].waitFor("ready", READY_TIMEOUT_MS, context.signal);
+        lastActivity = performance.now();
+      }
       const error = sender.latest("error");
       if (error != null) throw new RunFailure(`sender: ${error.message}`);
       stats = await fetchStats(inboxOrigin);
@@ -486,6 +504,7 @@ export async function runOnce(
       gone,
       ...(params.crash == null ? {} : {
         crashes,
+        restarts,
         lost: crashes.length > 0 ? expected - delivered - gone : 0,
       }),
       sendSeconds: sent == null ? null : (sent.sendEnd - sent.sendStart) / 1000,
