@@ -47,6 +47,7 @@ export type {
   Outlier,
   Percentiles,
   ProcessRecord,
+  RestartRecord,
   ResultsDocument,
   RunResult,
   ServerRecord,
