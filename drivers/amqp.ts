@@ -8,7 +8,7 @@
 import { type ChannelModel, connect } from "amqplib";
 import type { Driver, Json } from "../lib/driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
-import { AmqpMessageQueue } from "./amqp_queue.ts";
+import { AmqpMessageQueue } from "@fedify/amqp";
 
 /** What the sender and worker processes need to open the queue. */
 interface AmqpConfig {

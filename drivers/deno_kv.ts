@@ -14,7 +14,7 @@
  */
 import { join } from "node:path";
 import type { Driver, Json } from "../lib/driver.ts";
-import { DenoKvMessageQueue } from "./deno_kv_queue.ts";
+import { DenoKvMessageQueue } from "@fedify/denokv";
 
 interface DenoKvConfig {
   readonly path: string;

@@ -7,7 +7,7 @@
  * unacknowledged by a stopped listener.
  */
 import assert from "node:assert/strict";
-import { DenoKvMessageQueue } from "./deno_kv_queue.ts";
+import { DenoKvMessageQueue } from "./denokv.ts";
 
 /** The prefix the queue uses when given none (white-box tests only). */
 const DEFAULT_PREFIX = ["fedify_queue_bench_mq"];
@@ -427,7 +427,7 @@ async function enqueueFromChild(
   path: string,
   count: number,
 ): Promise<void> {
-  const module = new URL("./deno_kv_queue.ts", import.meta.url).href;
+  const module = new URL("./denokv.ts", import.meta.url).href;
   const code = `
     import { DenoKvMessageQueue } from ${JSON.stringify(module)};
     const queue = new DenoKvMessageQueue(
@@ -443,7 +443,7 @@ async function enqueueFromChild(
       "eval",
       "--no-lock",
       "--config",
-      new URL("../deno.json", import.meta.url).pathname,
+      new URL("../../deno.json", import.meta.url).pathname,
       code,
     ],
     stdout: "piped",

@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { type ChannelModel, connect } from "amqplib";
-import { isAlive } from "../lib/testing.ts";
+import { isAlive } from "../../lib/testing.ts";
 import {
   probeRabbitmq,
   rabbitmqService,
   ServiceManager,
-} from "../lib/services/mod.ts";
-import { AmqpMessageQueue, delayBucket } from "./amqp_queue.ts";
+} from "../../lib/services/mod.ts";
+import { AmqpMessageQueue, delayBucket } from "./amqp.ts";
 
 /** Polls `condition` every 10 ms; fails after `ms`. */
 async function waitFor(
