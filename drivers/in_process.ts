@@ -13,6 +13,7 @@ export const inProcessDriver: Driver = {
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
   volatile: true,
+  queueSpecifier: "@fedify/fedify",
   packages: ["@fedify/fedify"],
   prepare() {
     return Promise.resolve({ config: null, cleanup: () => Promise.resolve() });

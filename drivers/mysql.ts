@@ -37,6 +37,7 @@ export const mysqlDriver: Driver = {
   crossProcess: true,
   quietPeriodSeconds: POLL_INTERVAL_SECONDS,
   service: mariadbService,
+  queueSpecifier: "@fedify/mysql",
   packages: ["@fedify/mysql", "mysql2"],
   async prepare({ runId, serviceUrl }) {
     if (serviceUrl == null) throw new Error("mysql: no server URL");

@@ -47,6 +47,7 @@ export const sqliteDriver: Driver = {
     "@fedify/sqlite SqliteMessageQueue (node:sqlite, one file shared by processes)",
   crossProcess: true,
   quietPeriodSeconds: POLL_INTERVAL_SECONDS,
+  queueSpecifier: "@fedify/sqlite",
   packages: ["@fedify/sqlite"],
   availability(): Promise<Availability> {
     return Promise.resolve(

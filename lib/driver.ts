@@ -86,6 +86,14 @@ export interface Driver {
    * `import.meta.url` in a driver of your own.  Built-in drivers need none.
    */
   readonly module?: string;
+  /**
+   * The bare specifier this driver imports its `MessageQueue` class from,
+   * e.g. `@fedify/redis`.  The process that opens the queue resolves it with
+   * its import map and the results record what ran (`implementation`): the
+   * official package from a registry, or a stand-in that `deno.json` maps
+   * under the official name.  Absent for drivers without a queue.
+   */
+  readonly queueSpecifier?: string;
   /** npm packages whose versions the results record. */
   readonly packages?: readonly string[];
   /**

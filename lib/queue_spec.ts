@@ -9,6 +9,10 @@ import { type MessageQueue, ParallelMessageQueue } from "@fedify/fedify";
 import { findDriver, loadDrivers } from "../drivers/mod.ts";
 import { emit, now } from "./child_io.ts";
 import type { Json } from "./driver.ts";
+import {
+  type Implementation,
+  resolveImplementation,
+} from "./implementation.ts";
 
 /** The queue part of a sender's or worker's spec. */
 export interface QueueSpec {
@@ -28,6 +32,11 @@ export interface ChildQueue {
   readonly queue?: MessageQueue;
   /** The queue without the parallel wrapper, for `getDepth()`. */
   readonly inner?: MessageQueue;
+  /**
+   * What the driver's `queueSpecifier` resolved to in this
+   * process; `null` without a queue or a specifier.
+   */
+  readonly implementation: Implementation | null;
   /** Releases the queue's connections. */
   close(): Promise<void>;
 }
@@ -37,12 +46,22 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
   const drivers = await loadDrivers(spec.driverModules);
   const driver = findDriver(drivers, spec.driver);
   if (driver == null) throw new Error(`unknown driver: ${spec.driver}`);
-  if (driver.open == null) return { close: () => Promise.resolve() };
+  if (driver.open == null) {
+    return { implementation: null, close: () => Promise.resolve() };
+  }
   const opened = await driver.open(spec.config);
+  const implementation = driver.queueSpecifier == null
+    ? null
+    : resolveImplementation(driver.queueSpecifier);
   const queue = spec.parallelism > 1
     ? new ParallelMessageQueue(opened.queue, spec.parallelism)
     : opened.queue;
-  return { queue, inner: opened.queue, close: () => opened.close() };
+  return {
+    queue,
+    inner: opened.queue,
+    implementation,
+    close: () => opened.close(),
+  };
 }
 
 /** How often a consumer reports its queue's depth, in ms. */

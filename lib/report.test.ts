@@ -147,3 +147,61 @@ Deno.test("crash runs get a Lost column and say what was killed when", () => {
     /\*\*Lost\*\*/,
   );
 });
+
+Deno.test("the table adds the server's CPU to the app's and marks stand-ins", () => {
+  const official = {
+    specifier: "@fedify/postgres",
+    resolved: "npm:@fedify/postgres@1.8.7",
+    official: true,
+    version: "1.8.7",
+  };
+  const table = renderTable(document([
+    result("in-process", "ok", {
+      ...finished,
+      driver: "in-process",
+      id: "in-process",
+      cpuMsPerDelivery: 2,
+    }),
+    {
+      ...finished,
+      cpuMsPerDelivery: 3.3,
+      serverCpuMsPerDelivery: 3.8,
+      server: { name: "postgres", version: "15", startedByBench: true },
+      implementation: official,
+    },
+    result("deno-kv", "ok", {
+      ...finished,
+      driver: "deno-kv",
+      id: "deno-kv",
+      cpuMsPerDelivery: 4,
+      implementation: {
+        specifier: "@fedify/denokv",
+        resolved: "file:///x/drivers/standins/denokv.ts",
+        official: false,
+        version: null,
+      },
+    }),
+    result("redis", "ok", {
+      ...finished,
+      driver: "redis",
+      id: "redis",
+      cpuMsPerDelivery: 5,
+      server: { name: "redis", version: "7", startedByBench: false },
+    }),
+  ]));
+  assert.deepEqual(row(table, "in-process").slice(-3), [
+    "2.00 ms",
+    "—",
+    "2.00 ms",
+  ]);
+  assert.deepEqual(row(table, "postgres").slice(-3), [
+    "3.30 ms",
+    "3.80 ms",
+    "7.10 ms",
+  ]);
+  // A server the user gave was not measured: the total is unknown.
+  assert.deepEqual(row(table, "redis").slice(-3), ["5.00 ms", "—", "—"]);
+  assert.equal(row(table, "deno-kv †")[0], "deno-kv †");
+  assert.match(table, /\*\*†\*\* stand-in: .*`@fedify\/denokv`/);
+  assert.doesNotMatch(table, /postgres †/);
+});

@@ -126,14 +126,16 @@ export function renderTable(document: ResultsDocument): string {
     "Dup.",
     "Deliveries/s",
     "p99 latency",
-    "CPU/delivery",
+    "CPU/delivery app",
+    "+ server",
+    "= total",
   ];
   // Crash runs add a column: deliveries that never arrived after the crash.
   const crashRuns = document.results.some((r) => r.lost != null);
   if (crashRuns) header.splice(7, 0, "Lost");
   const rows = document.results.map((r) => {
     const row = [
-      label(r),
+      label(r) + (isStandIn(r) ? " †" : ""),
       r.status,
       cell(r, "sendSeconds", r.sendSeconds, seconds),
       cell(r, "receiveSeconds", r.receiveSeconds, seconds),
@@ -143,6 +145,8 @@ export function renderTable(document: ResultsDocument): string {
       rate(r),
       cell(r, "latencyP99Ms", r.latencyMs?.p99, latency),
       cell(r, "cpuMsPerDelivery", r.cpuMsPerDelivery, cpuMs),
+      cell(r, "serverCpuMsPerDelivery", r.serverCpuMsPerDelivery, cpuMs),
+      totalCpuCell(r),
     ];
     if (crashRuns) {
       row.splice(7, 0, r.lost == null ? "—" : integer.format(r.lost));
@@ -164,6 +168,7 @@ export function renderTable(document: ResultsDocument): string {
       .join(" | ")
   } |`;
   const lines = [line(header), rule, ...rows.map(line)];
+  const standIns = document.results.filter(isStandIn);
   const notes = document.results.flatMap((r) => {
     const out: string[] = [];
     for (const crash of r.crashes ?? []) out.push(crashNote(r, crash));
@@ -185,8 +190,37 @@ export function renderTable(document: ResultsDocument): string {
     }
     return out;
   });
+  if (standIns.length > 0) {
+    const specifiers = [
+      ...new Set(standIns.map((r) => `\`${r.implementation!.specifier}\``)),
+    ];
+    notes.unshift(
+      `- **†** stand-in: the project's own implementation of ${
+        specifiers.join(", ")
+      } (the official package is not on this registry); see the README's ` +
+        "fidelity table for how it differs",
+    );
+  }
   return lines.join("\n") +
     (notes.length > 0 ? "\n\n" + notes.join("\n") : "") + "\n";
+}
+
+/** Whether a result measured a stand-in rather than the official package. */
+function isStandIn(result: ConfigurationResult): boolean {
+  return result.implementation?.official === false;
+}
+
+/**
+ * App + server CPU per delivery: the app's alone without a server, unknown
+ * (a dash) when the server was not measured (the user's own, or crashed).
+ */
+function totalCpuCell(result: ConfigurationResult): string {
+  const app = result.cpuMsPerDelivery;
+  if (app == null) return "—";
+  if (result.server == null) return cell(result, "", app, cpuMs);
+  const server = result.serverCpuMsPerDelivery;
+  if (server == null) return "—";
+  return cell(result, "", app + server, cpuMs);
 }
 
 /** Renders `latest.md`: parameters, the table, charts, and the environment. */
@@ -227,8 +261,10 @@ ${
       ? "- **Lost**: deliveries that never arrived after the crash; the run\n" +
         "  waits for the stall timeout before it calls them lost.\n"
       : ""
-  }- **CPU/delivery**: sender + worker CPU time (user + system, start-up
-  excluded) per distinct delivery.
+  }- **CPU/delivery**: CPU time (user + system, start-up excluded) per
+  distinct delivery: **app** is the sender and worker processes, **server**
+  the queue server the bench started (its whole process tree; a dash when
+  there is none or it was the user's own), **total** their sum.
 - **baseline**: no queue and no \`sendActivity\`: every delivery signed and
   POSTed directly, as many at once as the parallelism; the floor.
 

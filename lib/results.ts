@@ -4,8 +4,10 @@
  * @module
  */
 import type { InboxProfile } from "../fake_inbox/behaviour.ts";
+import type { Implementation } from "./implementation.ts";
 
 export type { InboxProfile } from "../fake_inbox/behaviour.ts";
+export type { Implementation } from "./implementation.ts";
 
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
@@ -139,6 +141,17 @@ export interface RunResult {
   readonly sendCallMs?: Percentiles | null;
   /** Sender + worker CPU milliseconds per distinct delivery. */
   readonly cpuMsPerDelivery?: number | null;
+  /**
+   * CPU milliseconds per distinct delivery of the queue server the bench
+   * started (its whole process tree); `null` without a server, when the
+   * server was the user's own and not measured, or after a server crash.
+   */
+  readonly serverCpuMsPerDelivery?: number | null;
+  /**
+   * Which implementation of the driver's queue package ran, as the process
+   * that opened the queue resolved it; `null` for drivers without a queue.
+   */
+  readonly implementation?: Implementation | null;
   /** Deliveries and queue depth over time; `null` when nothing arrived. */
   readonly timeline?: Timeline | null;
 }

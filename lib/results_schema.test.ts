@@ -146,6 +146,20 @@ Deno.test({
     // PostgreSQL keeps its queue; a message taken just before the kill may
     // be lost (the queue deletes it before handling it), so either is fine.
     assert.ok(["ok", "incomplete"].includes(status["postgres"]));
+    // Each queue's result says which implementation ran and what its server
+    // cost; the baseline and the in-process queue have no server.
+    const byId = new Map(document.results.map((r) => [r.id, r]));
+    const inProcess = byId.get("in-process")!;
+    assert.equal(inProcess.implementation?.specifier, "@fedify/fedify");
+    assert.equal(inProcess.implementation?.official, true);
+    assert.equal(inProcess.serverCpuMsPerDelivery, null);
+    const postgres = byId.get("postgres")!;
+    assert.equal(postgres.implementation?.specifier, "@fedify/postgres");
+    assert.equal(postgres.implementation?.official, true);
+    if (postgres.server?.startedByBench && postgres.delivered > 0) {
+      assert.equal(typeof postgres.serverCpuMsPerDelivery, "number");
+    }
+    assert.equal(byId.get("baseline")?.implementation ?? null, null);
     assertValid(document);
     assertAccounted(document);
   },

@@ -17,6 +17,7 @@ import type {
 } from "../fake_inbox/server.ts";
 import type { Driver, PreparedQueue } from "./driver.ts";
 import { percentiles } from "./histogram.ts";
+import type { Implementation } from "./implementation.ts";
 import { Child } from "./process.ts";
 import {
   type ProcessSample,
@@ -165,6 +166,7 @@ export async function runOnce(
   let sendStart: number | undefined;
   let arrivals: InboxArrivals | undefined;
   let inboxOrigin: string | undefined;
+  let implementation: Implementation | null = null;
   const spawn = (role: string, script: URL, spec: unknown): Child => {
     const child = Child.spawn({ role, script, spec });
     children.push(child);
@@ -261,6 +263,11 @@ export async function runOnce(
         c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
       ),
     );
+
+    // The process that consumes the queue opened it first; it says which
+    // implementation the driver's specifier resolved to.
+    implementation = ((workers[0] ?? sender).latest("ready")
+      ?.implementation ?? null) as Implementation | null;
 
     // Every process is ready: measure from here.
     for (const m of measured) {
@@ -488,10 +495,11 @@ export async function runOnce(
     const appCpu = processes
       .filter((p) => p.role === "sender" || p.role === "worker")
       .map((p) => p.cpuSeconds);
-    const cpuMsPerDelivery = delivered > 0 && appCpu.length > 0 &&
-        appCpu.every((c) => c != null)
-      ? round(appCpu.reduce((a, b) => a! + b!, 0)! * 1000 / delivered, 3)
-      : null;
+    const cpuMsPerDelivery = cpuMsPer(appCpu, delivered);
+    const serverCpuMsPerDelivery = cpuMsPer(
+      processes.filter((p) => p.role === "server").map((p) => p.cpuSeconds),
+      delivered,
+    );
     return {
       ...outcome,
       expected,
@@ -517,6 +525,8 @@ export async function runOnce(
       latencyMs: latencies(),
       sendCallMs: sent == null ? null : percentiles(sent.callMs),
       cpuMsPerDelivery,
+      serverCpuMsPerDelivery,
+      implementation,
       timeline: sendStart == null || arrivals == null
         ? null
         : buildTimeline(arrivals.firstArrival, sendStart, depthSamples()),
@@ -545,6 +555,20 @@ export async function runOnce(
 function settled(stats: InboxStats): boolean {
   return stats.delivered >= stats.expected - stats.goneDeliveries &&
     stats.goneAttempted >= stats.goneDeliveries;
+}
+
+/**
+ * CPU milliseconds per delivery of some processes, or `null` when there are
+ * none, one could not be read, or nothing was delivered.
+ */
+function cpuMsPer(
+  cpuSeconds: readonly (number | null | undefined)[],
+  delivered: number,
+): number | null {
+  if (delivered <= 0 || cpuSeconds.length === 0) return null;
+  if (!cpuSeconds.every((c) => c != null)) return null;
+  const sum = cpuSeconds.reduce((a, b) => a! + b!, 0)!;
+  return round(sum * 1000 / delivered, 3);
 }
 
 function round(value: number, digits: number): number {

@@ -86,7 +86,12 @@ async function main(spec: SenderSpec): Promise<void> {
     ? federation.startQueue(undefined, { signal: stop.signal })
     : Promise.resolve();
   if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
-  emit({ type: "ready", pid: Deno.pid, origin });
+  emit({
+    type: "ready",
+    pid: Deno.pid,
+    origin,
+    implementation: opened.implementation,
+  });
   const go = await stop.command("go").then(
     () => !spec.consumeOnly,
     () => false,

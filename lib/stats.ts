@@ -83,6 +83,7 @@ const TIMING_FIGURES = [
   "deliveriesPerSecond",
   "elapsedSeconds",
   "cpuMsPerDelivery",
+  "serverCpuMsPerDelivery",
 ] as const;
 
 type TimingFigure = typeof TIMING_FIGURES[number];
@@ -269,6 +270,8 @@ export function aggregateRuns(
     latencyMs: medianPercentiles(runs.map((run) => run.latencyMs)),
     sendCallMs: medianPercentiles(runs.map((run) => run.sendCallMs)),
     cpuMsPerDelivery: timing("cpuMsPerDelivery"),
+    serverCpuMsPerDelivery: timing("serverCpuMsPerDelivery"),
+    implementation: representative.implementation ?? null,
     timeline: representative.timeline ?? null,
     runs: [...runs],
     spread: spreads(runs),

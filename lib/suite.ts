@@ -191,6 +191,8 @@ function skippedRun(params: SuiteParams, reason: string): RunResult {
     latencyMs: null,
     sendCallMs: null,
     cpuMsPerDelivery: null,
+    serverCpuMsPerDelivery: null,
+    implementation: null,
     timeline: null,
   };
 }

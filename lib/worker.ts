@@ -27,7 +27,11 @@ async function main(spec: WorkerSpec): Promise<void> {
   const federation = createSenderFederation({ queue: opened.queue });
   const consuming = federation.startQueue(undefined, { signal: stop.signal });
   if (spec.reportDepth) reportDepth(opened, stop.signal);
-  emit({ type: "ready", pid: Deno.pid });
+  emit({
+    type: "ready",
+    pid: Deno.pid,
+    implementation: opened.implementation,
+  });
   await stop.done;
   await consuming;
   await opened.close();

@@ -1,0 +1,92 @@
+/**
+ * Which implementation of a queue package ran: the bare specifier a driver
+ * imports its `MessageQueue` class from (for example `@fedify/redis`), what
+ * that specifier resolved to in the process that opened the queue, and
+ * whether that is the official package from a registry or the project's own
+ * stand-in.  `deno.json` decides the mapping, so swapping a stand-in for the
+ * official package is one line there, and every result says which ran.
+ *
+ * @module
+ */
+
+/** The implementation of a driver's queue that a run measured. */
+export interface Implementation {
+  /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
+  readonly specifier: string;
+  /**
+   * The URL the specifier resolved to in the process that opened the queue
+   * (an npm cache path, a JSR URL, or a local stand-in module).
+   */
+  readonly resolved: string;
+  /**
+   * Whether `resolved` is the package of that name from a registry (npm or
+   * JSR), rather than a stand-in module or another package.
+   */
+  readonly official: boolean;
+  /** The package version read from `resolved`, when it shows one. */
+  readonly version: string | null;
+}
+
+/** Escapes a string for use inside a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * Describes what `specifier` resolved to.  A registry package is recognised
+ * by the shapes Deno resolves npm and JSR packages to: an `npm:` or `jsr:`
+ * specifier, a path in Deno's npm cache (`…/npm/<registry>/<name>/<version>/…`),
+ * a `node_modules/<name>/` folder, or a `https://jsr.io/<name>/<version>/` URL.
+ * The package name must be the specifier's own, so a fork mapped under the
+ * official name does not count as official.
+ */
+export function describeImplementation(
+  specifier: string,
+  resolved: string,
+): Implementation {
+  const name = packageName(specifier);
+  const n = escape(name);
+  const patterns = [
+    new RegExp(`^(?:npm|jsr):/?${n}@([^/]+)`),
+    new RegExp(`/npm/[^/]+/${n}/([^/]+)/`),
+    new RegExp(`^https://jsr\\.io/${n}/([^/]+)/`),
+    new RegExp(
+      `/node_modules/\\.deno/${
+        escape(name.replace("/", "+"))
+      }@([^/]+)/node_modules/${n}/`,
+    ),
+    new RegExp(`/node_modules/${n}/()`),
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(resolved);
+    if (match != null) {
+      return {
+        specifier,
+        resolved,
+        official: true,
+        version: match[1] === "" ? null : match[1],
+      };
+    }
+  }
+  return { specifier, resolved, official: false, version: null };
+}
+
+/** The package part of a bare specifier: `@scope/name` or `name`. */
+function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/**
+ * Resolves `specifier` with this process's import map and describes the
+ * result, or returns `null` when it cannot be resolved here.
+ */
+export function resolveImplementation(
+  specifier: string,
+): Implementation | null {
+  try {
+    return describeImplementation(specifier, import.meta.resolve(specifier));
+  } catch {
+    return null;
+  }
+}
