@@ -72,6 +72,11 @@ export async function loadDrivers(
 ): Promise<Driver[]> {
   const drivers = [...builtinDrivers];
   for (const specifier of modules) {
+    // The user's own module (`--driver-module`, or a driver's `module`),
+    // known only at run time.  `deno publish` warns that it cannot analyze
+    // this import; that is expected and harmless: the specifier is an
+    // absolute URL (a driver's `import.meta.url`, or a file URL that
+    // bench.ts makes of a `--driver-module` path), so it needs no import map.
     const module = await import(specifier);
     const exported = module.default;
     const list = Array.isArray(exported) ? exported : [exported];
