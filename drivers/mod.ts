@@ -12,7 +12,9 @@ import { inProcessDriver } from "./in_process.ts";
 import { mysqlDriver } from "./mysql.ts";
 import { noneDriver } from "./none.ts";
 import { postgresDriver } from "./postgres.ts";
+import { postgresIndexedDriver } from "./postgres_indexed.ts";
 import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
+import { redisLimit1Driver } from "./redis_limit1.ts";
 import { sqliteDriver } from "./sqlite.ts";
 
 export type { Driver } from "../lib/driver.ts";
@@ -24,8 +26,10 @@ export {
   mysqlDriver,
   noneDriver,
   postgresDriver,
+  postgresIndexedDriver,
   redisAofDriver,
   redisDriver,
+  redisLimit1Driver,
   redisRdbDriver,
   sqliteDriver,
 };
@@ -39,7 +43,9 @@ export const builtinDrivers: readonly Driver[] = [
   redisDriver,
   redisRdbDriver,
   redisAofDriver,
+  redisLimit1Driver,
   postgresDriver,
+  postgresIndexedDriver,
   amqpDriver,
   sqliteDriver,
   mysqlDriver,
@@ -47,12 +53,17 @@ export const builtinDrivers: readonly Driver[] = [
 
 /**
  * The drivers `deno task bench` runs when `--drivers` is not given: every
- * built-in driver except the Redis persistence variants, which answer a
- * narrower question (run them with `--drivers redis,redis-rdb,redis-aof`).
+ * built-in driver except those that answer a narrower question: the Redis
+ * persistence variants (`--drivers redis,redis-rdb,redis-aof`) and the
+ * ablations, which change one thing each
+ * (`--drivers redis,redis-limit1,postgres,postgres-indexed`).
  */
 export const defaultSuite: readonly string[] = builtinDrivers
   .map((driver) => driver.name)
-  .filter((name) => name !== "redis-rdb" && name !== "redis-aof");
+  .filter((name) =>
+    !["redis-rdb", "redis-aof", "redis-limit1", "postgres-indexed"]
+      .includes(name)
+  );
 
 function isDriver(value: unknown): value is Driver {
   return typeof value === "object" && value != null &&

@@ -11,13 +11,20 @@ import type { Driver, Json } from "../lib/driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
 
-interface PostgresConfig {
+/** The configuration `prepare()` hands to `open()`. */
+export interface PostgresConfig {
   readonly url: string;
   readonly table: string;
   readonly [key: string]: Json;
 }
 
-function connect(url: string) {
+/**
+ * Connects a postgres.js client the way the PostgreSQL drivers do (four
+ * connections at most, server notices ignored).
+ *
+ * @param url The server.
+ */
+export function connect(url: string): postgres.Sql {
   return postgres(url, { max: 4, onnotice: () => {} });
 }
 

@@ -42,8 +42,18 @@ interface RedisConfig {
  */
 const PERSISTENCE_SETTINGS = ["appendfsync", "save", "appendonly"] as const;
 
-function connect(url: string): Redis {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+/**
+ * Connects an ioredis client the way every Redis driver does, errors
+ * surfacing through the failing command rather than as events.
+ *
+ * @param url The server.
+ * @param Client The ioredis class to instantiate: `Redis` or a subclass.
+ */
+export function connect(url: string, Client: typeof Redis = Redis): Redis {
+  const redis = new Client(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 3,
+  });
   redis.on("error", () => {/* surfaced by the failing command */});
   return redis;
 }
@@ -168,13 +178,18 @@ function describeSettings(mode: RedisPersistence): string {
  * @param mode The persistence mode of its server.
  * @param service Starts throwaway servers in that mode.
  * @param summary The mode in a few words, for the description.
+ * @param enforceOnUserServer Whether `prepare()` switches a user's server
+ *   (`REDIS_URL`) to the mode.
+ * @param client Connects the queue's clients (`prepare()` and `cleanup()`
+ *   always use a plain {@link connect}).
  */
-function redisDriverFor(
+export function redisDriverFor(
   name: string,
   mode: RedisPersistence,
   service: ServiceDefinition,
   summary: string,
   enforceOnUserServer: boolean,
+  client: (url: string) => Redis = connect,
 ): Driver {
   return {
     name,
@@ -206,7 +221,7 @@ function redisDriverFor(
     },
     open(config) {
       const { url, prefix } = config as RedisConfig;
-      const queue = new RedisMessageQueue(() => connect(url), {
+      const queue = new RedisMessageQueue(() => client(url), {
         queueKey: `${prefix}queue`,
         lockKey: `${prefix}lock`,
         channelKey: `${prefix}channel`,
