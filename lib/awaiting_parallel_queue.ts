@@ -1,0 +1,228 @@
+/**
+ * {@link AwaitingParallelMessageQueue}: a variant of Fedify's
+ * `ParallelMessageQueue` whose wrapped queue learns a message's outcome.
+ *
+ * @module
+ */
+import {
+  type MessageQueue,
+  type MessageQueueDepth,
+  type MessageQueueEnqueueOptions,
+  type MessageQueueListenOptions,
+  ParallelMessageQueue,
+} from "@fedify/fedify";
+
+/** How a parallel queue wraps a driver's queue. */
+export type ParallelImpl = "fedify" | "awaiting";
+
+/** Every {@link ParallelImpl}, the default first. */
+export const PARALLEL_IMPLS: readonly ParallelImpl[] = ["fedify", "awaiting"];
+
+/**
+ * Wraps `queue` to handle up to `workers` messages at once, with Fedify's
+ * `ParallelMessageQueue` or with {@link AwaitingParallelMessageQueue}.
+ *
+ * @param queue The driver's queue.
+ * @param workers Messages handled at once; 1 or less returns `queue` as is.
+ * @param impl Which wrapper to use.
+ */
+export function wrapParallel(
+  queue: MessageQueue,
+  workers: number,
+  impl: ParallelImpl = "fedify",
+): MessageQueue {
+  if (workers <= 1) return queue;
+  return impl === "awaiting"
+    ? new AwaitingParallelMessageQueue(queue, workers)
+    : new ParallelMessageQueue(queue, workers);
+}
+
+/**
+ * A `MessageQueue` that handles up to `workers` messages of the queue it
+ * wraps at once, like Fedify 2.3's `ParallelMessageQueue`: `enqueue`,
+ * `enqueueMany` and `getDepth` pass through to the wrapped queue,
+ * `nativeRetrial` is the wrapped queue's, and messages with the same
+ * `__fedify_ordering_key__` are handled one after the other.
+ *
+ * It differs from Fedify's in exactly two ways:
+ *
+ * 1. **The wrapped queue's handler settles when the message is done.**
+ *    Fedify's handler returns as soon as a worker slot is free and the work
+ *    has started, so a queue that acknowledges or deletes a message when its
+ *    handler returns (AMQP, Deno KV, most SQL queues' "done" step) does so
+ *    before the delivery happened: a worker killed then loses up to
+ *    `workers` messages the queue believes handled, and a failure never
+ *    reaches the queue's own retry (`nativeRetrial`).  Here the handler
+ *    resolves once the work finished and rejects with the work's error, so
+ *    the queue acknowledges after processing and retries natively.  The
+ *    price: a queue that awaits each handler before taking the next message
+ *    gets no parallelism from this wrapper beyond its own concurrency.
+ * 2. **A failed message frees its slot.**  Fedify keeps every worker's
+ *    promise in a map and waits for a free slot with `Promise.any`, removing
+ *    only the worker that fulfilled; a rejected worker is never removed, so
+ *    once `workers` of them have rejected, `Promise.any` throws
+ *    `AggregateError` for every further message and the queue stops
+ *    handling anything (and each rejection is an unhandled promise rejection
+ *    until the next message arrives).  Here a worker's slot is released
+ *    whether its message succeeded or failed.
+ */
+export class AwaitingParallelMessageQueue implements MessageQueue {
+  /** The wrapped queue. */
+  readonly queue: MessageQueue;
+  /** The most messages handled at once. */
+  readonly workers: number;
+  /** The wrapped queue's. */
+  readonly nativeRetrial?: boolean;
+  /** The wrapped queue's, when it has one. */
+  readonly getDepth?: () => Promise<MessageQueueDepth>;
+  /** Ordering keys being handled, with the messages waiting for each. */
+  #keys = new Map<string, (() => void)[]>();
+
+  /**
+   * Wraps `queue`.
+   * @param queue The queue to take messages from; not itself parallel.
+   * @param workers The most messages handled at once, a whole number ≥ 1.
+   * @throws {TypeError} If `queue` is already parallel or `workers` is not a
+   *   whole number ≥ 1.
+   */
+  constructor(queue: MessageQueue, workers: number) {
+    if (
+      queue instanceof AwaitingParallelMessageQueue ||
+      queue instanceof ParallelMessageQueue
+    ) {
+      throw new TypeError(
+        "Cannot nest parallel message queues; wrap the inner queue once.",
+      );
+    }
+    if (!Number.isInteger(workers) || workers < 1) {
+      throw new TypeError(
+        `workers must be a whole number of at least 1, got ${workers}`,
+      );
+    }
+    this.queue = queue;
+    this.workers = workers;
+    this.nativeRetrial = queue.nativeRetrial;
+    if (queue.getDepth != null) this.getDepth = () => queue.getDepth!();
+  }
+
+  /** Enqueues on the wrapped queue. */
+  enqueue(
+    message: unknown,
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    return this.queue.enqueue(message, options);
+  }
+
+  /**
+   * Enqueues on the wrapped queue, one by one when it has no `enqueueMany`.
+   * @throws {AggregateError} When more than one of those enqueues failed.
+   */
+  async enqueueMany(
+    messages: readonly unknown[],
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    if (this.queue.enqueueMany != null) {
+      return await this.queue.enqueueMany(messages, options);
+    }
+    const results = await Promise.allSettled(
+      messages.map((message) => this.queue.enqueue(message, options)),
+    );
+    const errors = results.flatMap((r) =>
+      r.status === "rejected" ? [r.reason] : []
+    );
+    if (errors.length > 1) {
+      throw new AggregateError(errors, "Failed to enqueue messages.");
+    }
+    if (errors.length === 1) throw errors[0];
+  }
+
+  /**
+   * Listens on the wrapped queue; each message's handler call settles when
+   * `handler` has finished with it, with `handler`'s outcome.
+   */
+  listen(
+    handler: (message: unknown) => Promise<void> | void,
+    options?: MessageQueueListenOptions,
+  ): Promise<void> {
+    const slots = new Slots(this.workers);
+    return this.queue.listen(
+      (message) => this.#handle(slots, handler, message),
+      options,
+    );
+  }
+
+  async #handle(
+    slots: Slots,
+    handler: (message: unknown) => Promise<void> | void,
+    message: unknown,
+  ): Promise<void> {
+    const key = orderingKey(message);
+    if (key != null) await this.#takeKey(key);
+    try {
+      await slots.acquire();
+      try {
+        await handler(message);
+      } finally {
+        slots.release();
+      }
+    } finally {
+      if (key != null) this.#releaseKey(key);
+    }
+  }
+
+  #takeKey(key: string): Promise<void> {
+    const waiting = this.#keys.get(key);
+    if (waiting == null) {
+      this.#keys.set(key, []);
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  /** Hands the key to the next message waiting for it, or frees it. */
+  #releaseKey(key: string): void {
+    const next = this.#keys.get(key)?.shift();
+    if (next == null) this.#keys.delete(key);
+    else next();
+  }
+}
+
+/**
+ * The ordering key of a message in the wrapper format Fedify's Deno KV and
+ * Workers queues deliver (`__fedify_ordering_key__`); other queues order
+ * messages themselves.
+ */
+function orderingKey(message: unknown): string | undefined {
+  if (
+    message != null && typeof message === "object" &&
+    "__fedify_ordering_key__" in message
+  ) {
+    const key = message.__fedify_ordering_key__;
+    return typeof key === "string" ? key : undefined;
+  }
+  return undefined;
+}
+
+/** A counting semaphore: at most `size` holders, the rest wait in order. */
+class Slots {
+  #free: number;
+  #waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next != null) next();
+    else this.#free++;
+  }
+}
