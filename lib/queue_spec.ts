@@ -1,11 +1,12 @@
 /**
  * How a child process learns which queue to open: the driver's name, the
  * modules to load it from, the configuration its `prepare` made, and the
- * parallelism to wrap it in.
+ * parallelism to wrap it in, with which wrapper.
  *
  * @module
  */
-import { type MessageQueue, ParallelMessageQueue } from "@fedify/fedify";
+import type { MessageQueue } from "@fedify/fedify";
+import { type ParallelImpl, wrapParallel } from "./awaiting_parallel_queue.ts";
 import { findDriver, loadDrivers } from "../drivers/mod.ts";
 import { emit, now } from "./child_io.ts";
 import type { Json } from "./driver.ts";
@@ -24,6 +25,8 @@ export interface QueueSpec {
   readonly config: Json;
   /** `ParallelMessageQueue` workers; 1 means no wrapper. */
   readonly parallelism: number;
+  /** Which parallel wrapper above 1; Fedify's when absent. */
+  readonly parallelImpl?: ParallelImpl;
 }
 
 /** A queue opened from a {@link QueueSpec}, or none for synchronous delivery. */
@@ -53,9 +56,11 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
   const implementation = driver.queueSpecifier == null
     ? null
     : resolveImplementation(driver.queueSpecifier);
-  const queue = spec.parallelism > 1
-    ? new ParallelMessageQueue(opened.queue, spec.parallelism)
-    : opened.queue;
+  const queue = wrapParallel(
+    opened.queue,
+    spec.parallelism,
+    spec.parallelImpl,
+  );
   return {
     queue,
     inner: opened.queue,

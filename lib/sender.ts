@@ -20,6 +20,7 @@ import {
   SENDER,
 } from "./federation.ts";
 import { sendDirect } from "./direct.ts";
+import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
 import { openQueue, type QueueSpec, reportDepth } from "./queue_spec.ts";
 
 /** Fedify's fanout option. */
@@ -53,6 +54,8 @@ export interface SenderSpec {
    * the queue (which, for a queue in the killed process's memory, is empty).
    */
   readonly consumeOnly?: boolean;
+  /** Where Fedify's log goes; nowhere when absent. */
+  readonly log?: LogSpec;
 }
 
 /** The `sent` message: timings of the send loop. */
@@ -74,6 +77,7 @@ export interface SentMessage {
 
 async function main(spec: SenderSpec): Promise<void> {
   const stop = control();
+  if (spec.log != null) await configureFedifyLog(spec.log, "sender");
   const opened = await openQueue(spec.queue);
   const keys = await generateSenderKeys(spec.rsaBits);
   const federation = createSenderFederation({ queue: opened.queue, keys });

@@ -10,6 +10,7 @@
  */
 import { control, emit, readSpec } from "./child_io.ts";
 import { createSenderFederation } from "./federation.ts";
+import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
 import { openQueue, type QueueSpec, reportDepth } from "./queue_spec.ts";
 
 /** What the runner tells a worker. */
@@ -18,10 +19,13 @@ export interface WorkerSpec {
   readonly queue: QueueSpec;
   /** Whether this worker reports the queue's depth (one worker does). */
   readonly reportDepth: boolean;
+  /** Where Fedify's log goes; nowhere when absent. */
+  readonly log?: LogSpec;
 }
 
 async function main(spec: WorkerSpec): Promise<void> {
   const stop = control();
+  if (spec.log != null) await configureFedifyLog(spec.log, "worker");
   const opened = await openQueue(spec.queue);
   if (opened.queue == null) throw new Error("a worker needs a queue");
   const federation = createSenderFederation({ queue: opened.queue });
