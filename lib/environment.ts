@@ -6,6 +6,7 @@
  * @module
  */
 import { cpus } from "node:os";
+import { renderCalibration } from "./calibration.ts";
 import type { Environment, SuiteParams } from "./results.ts";
 
 /** Packages whose versions every results file records. */
@@ -196,7 +197,10 @@ export function resolvePackageVersions(
   return result;
 }
 
-/** Renders the environment as the "Machine" and "Software" Markdown sections. */
+/**
+ * Renders the environment as the "Machine" (with the calibration, when
+ * recorded) and "Software" Markdown sections.
+ */
 export function renderEnvironment(env: Environment): string {
   const number = new Intl.NumberFormat("en-US");
   const cpu = [
@@ -225,6 +229,7 @@ export function renderEnvironment(env: Environment): string {
     `- **OS**: ${text(env.os.name)}`,
     `- **Kernel**: ${text(env.os.kernel)}`,
     `- **Architecture**: ${text(env.os.arch)}`,
+    ...(env.calibration == null ? [] : [renderCalibration(env.calibration)]),
     "",
     "### Software",
     "",

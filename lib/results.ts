@@ -289,6 +289,47 @@ export interface Environment {
   readonly senderKeys: string;
   /** Fedify's fanout option. */
   readonly fanout: string;
+  /**
+   * How fast the machine was at the suite's start and end; absent in files
+   * written before it was recorded, or when the suite was not calibrated.
+   */
+  readonly calibration?: Calibration;
+}
+
+/**
+ * One calibration: the machine's rate at the work a delivery costs, each the
+ * median over short slices, with their min and max as its noise.
+ */
+export interface CalibrationPoint {
+  /** When it started, ISO 8601. */
+  readonly measuredAt: string;
+  /** Slices each rate was measured in. */
+  readonly slices: number;
+  /** Seconds per slice. */
+  readonly sliceSeconds: number;
+  /**
+   * RSA-2048 RSASSA-PKCS1-v1_5 SHA-256 signatures per second, one at a time
+   * on one core: the sender's dominant cost.
+   */
+  readonly rsaSignsPerSecond: number;
+  /**
+   * Loopback HTTP POSTs of a 2 KB JSON body per second, 8 in flight, to a
+   * trivial server in its own process answering 202.
+   */
+  readonly loopbackRequestsPerSecond: number;
+  /** Min and max of each rate over the slices. */
+  readonly spread: {
+    readonly rsaSignsPerSecond: Spread;
+    readonly loopbackRequestsPerSecond: Spread;
+  };
+}
+
+/** The machine's speed at the start and the end of a suite. */
+export interface Calibration {
+  /** Before the first configuration. */
+  readonly start: CalibrationPoint;
+  /** After the last; `null` while running or when the suite was stopped. */
+  readonly end: CalibrationPoint | null;
 }
 
 /** The whole results file. */

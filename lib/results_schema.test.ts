@@ -160,6 +160,8 @@ Deno.test({
       assert.equal(typeof postgres.serverCpuMsPerDelivery, "number");
     }
     assert.equal(byId.get("baseline")?.implementation ?? null, null);
+    // The machine's speed at the start and the end, checked by the schema.
+    assert.ok(document.environment?.calibration?.end != null);
     assertValid(document);
     assertAccounted(document);
   },

@@ -8,9 +8,11 @@
  */
 import { noneDriver } from "../drivers/none.ts";
 import type { Availability, Driver } from "./driver.ts";
+import { measureCalibration } from "./calibrate.ts";
 import { collectEnvironment } from "./environment.ts";
 import { writeResults } from "./report.ts";
 import {
+  type Calibration,
   configurationId,
   type ConfigurationResult,
   type Environment,
@@ -57,6 +59,11 @@ export interface SuiteOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** Called when a configuration ends (or is taken from `resumeFrom`). */
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
+  /**
+   * Measure the machine's speed at the start and the end (a few seconds
+   * each) into `environment.calibration`; default `true`.
+   */
+  readonly calibrate?: boolean;
 }
 
 /** The values swept within a suite, besides parallelism. */
@@ -211,6 +218,7 @@ export async function runSuite(
     ? options.resumeFrom.results
     : [];
   let environment: Environment | undefined;
+  let calibration: Calibration | undefined;
   const document = (finishedAt: string | null): ResultsDocument => ({
     schemaVersion: 1,
     startedAt,
@@ -231,8 +239,12 @@ export async function runSuite(
       ],
       servers,
     });
+    if (calibration != null) environment = { ...environment, calibration };
   };
   try {
+    if (options.calibrate ?? true) {
+      calibration = { start: await measureCalibration(), end: null };
+    }
     await refreshEnvironment();
     const configurations = expandConfigurations(
       options.drivers,
@@ -295,6 +307,9 @@ export async function runSuite(
     }
   } finally {
     if (options.services == null) await services.stopAll();
+  }
+  if (calibration != null && !options.signal?.aborted) {
+    calibration = { ...calibration, end: await measureCalibration() };
   }
   await refreshEnvironment();
   const final = document(new Date().toISOString());
