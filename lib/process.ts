@@ -6,6 +6,7 @@
  * @module
  */
 import type { ChildMessage } from "./child_io.ts";
+import { leftovers } from "./leftovers.ts";
 
 const CONFIG = new URL("../deno.json", import.meta.url);
 
@@ -59,7 +60,11 @@ export class Child {
     );
   }
 
-  /** Starts `options.script` with Deno, this repository's config and all permissions. */
+  /**
+   * Starts `options.script` with Deno, this repository's config and all
+   * permissions, in its own process group: a Ctrl-C in the terminal reaches
+   * the bench, which stops its children itself.
+   */
   static spawn(options: ChildOptions): Child {
     const command = new Deno.Command(Deno.execPath(), {
       args: [
@@ -76,8 +81,11 @@ export class Child {
       stdout: "piped",
       stderr: "piped",
       env: { NO_COLOR: "1" },
+      detached: true,
     });
-    return new Child(options.role, command.spawn());
+    const child = new Child(options.role, command.spawn());
+    leftovers.trackProcess(child.pid, child.exited);
+    return child;
   }
 
   /** Sends one command line to the process's stdin. */

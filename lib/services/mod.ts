@@ -16,6 +16,7 @@
  * @module
  */
 import type { Availability } from "../driver.ts";
+import { leftovers } from "../leftovers.ts";
 import type { ServiceDefinition, StartedServer } from "./types.ts";
 import { freePort, missingBinaries } from "./server.ts";
 import { urlPassword } from "./util.ts";
@@ -264,7 +265,7 @@ export class ServiceManager {
   }
 
   async #run(def: ServiceDefinition, entry: Entry): Promise<AcquiredService> {
-    const dir = await Deno.makeTempDir({ prefix: `fqb-${def.name}-` });
+    const dir = await leftovers.makeTempDir(def.name);
     entry.dir = dir;
     try {
       const server = await def.start({
@@ -285,7 +286,7 @@ export class ServiceManager {
       await entry.server?.stop().catch(() => {});
       entry.server = undefined;
       entry.dir = undefined;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await leftovers.removeTempDir(dir);
       throw error;
     }
   }
@@ -373,7 +374,7 @@ export class ServiceManager {
       await entry.server?.stop().catch(() => {});
       entry.server = undefined;
       if (entry.dir != null) {
-        await Deno.remove(entry.dir, { recursive: true }).catch(() => {});
+        await leftovers.removeTempDir(entry.dir);
       }
     }));
   }

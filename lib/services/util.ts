@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { leftovers } from "../leftovers.ts";
 
 const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 
@@ -179,7 +180,9 @@ export interface LoggedProcess {
 
 /**
  * Spawns a long-running child process (not daemonized) with its stdout and
- * stderr drained into a log file, so a full pipe can never block it.
+ * stderr drained into a log file, so a full pipe can never block it.  The
+ * child runs in its own process group, so a terminal's Ctrl-C does not reach
+ * it, and a forced exit of the bench kills it.
  *
  * @param command The executable.
  * @param args Its arguments.
@@ -206,6 +209,9 @@ export async function spawnLogged(
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
+      // Its own process group: a Ctrl-C in the terminal reaches the bench,
+      // which stops its servers itself.
+      detached: true,
     }).spawn();
   } catch (error) {
     file.close();
@@ -233,6 +239,7 @@ export async function spawnLogged(
   const drained = Promise.all([drain(child.stdout), drain(child.stderr)])
     .then(() => chain);
   let exited = false;
+  leftovers.trackProcess(child.pid, child.status);
   const childStatus = child.status.then((status) => {
     exited = true;
     return status;
