@@ -1,0 +1,87 @@
+/**
+ * Ctrl-C for the command line: one Ctrl-C is one graceful stop, however the
+ * bench was started.  A terminal sends SIGINT to its whole foreground process
+ * group, and wrappers (`npx`, `deno task`) pass it on again, so one key press
+ * arrives several times within milliseconds: signals within a short window
+ * of the first count as one.  A signal after that window forces the exit.
+ *
+ * @module
+ */
+
+/** How long after the first signal further signals count as the same one. */
+export const SAME_SIGNAL_WINDOW_MS = 1500;
+
+/** Options for {@link Interrupter}. */
+export interface InterrupterOptions {
+  /** Signals within this many milliseconds of the first count as one. */
+  readonly windowMs?: number;
+  /** Prints a line for the user. */
+  readonly log?: (line: string) => void;
+  /** Ends the process at once; called on a second signal after the window. */
+  readonly force: () => void;
+  /** The clock, in milliseconds; `performance.now` by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * Turns SIGINT and SIGTERM into an {@link AbortSignal} for a graceful stop,
+ * and a later second signal into a forced exit.
+ */
+export class Interrupter {
+  readonly #controller = new AbortController();
+  readonly #windowMs: number;
+  readonly #log: (line: string) => void;
+  readonly #force: () => void;
+  readonly #now: () => number;
+  readonly #listener = () => this.interrupt();
+  #firstAt: number | undefined;
+
+  /** @param options What to do on a forced exit, and the window. */
+  constructor(options: InterrupterOptions) {
+    this.#windowMs = options.windowMs ?? SAME_SIGNAL_WINDOW_MS;
+    this.#log = options.log ?? ((line) => console.error(line));
+    this.#force = options.force;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Aborts on the first signal: stop gracefully. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Whether a signal has arrived. */
+  get interrupted(): boolean {
+    return this.#firstAt != null;
+  }
+
+  /**
+   * Handles one signal: the first aborts {@link signal}; those within the
+   * window are the same key press; one after it forces the exit.
+   */
+  interrupt(): void {
+    const now = this.#now();
+    if (this.#firstAt == null) {
+      this.#firstAt = now;
+      this.#log(
+        "\ninterrupted: stopping processes and servers… " +
+          "(Ctrl-C again to force an exit)",
+      );
+      this.#controller.abort(new Error("interrupted"));
+    } else if (now - this.#firstAt >= this.#windowMs) {
+      this.#log("\nforced exit: killing processes, removing temporary folders");
+      this.#force();
+    }
+  }
+
+  /** Listens to SIGINT and SIGTERM. */
+  install(): void {
+    Deno.addSignalListener("SIGINT", this.#listener);
+    Deno.addSignalListener("SIGTERM", this.#listener);
+  }
+
+  /** Stops listening. */
+  uninstall(): void {
+    Deno.removeSignalListener("SIGINT", this.#listener);
+    Deno.removeSignalListener("SIGTERM", this.#listener);
+  }
+}

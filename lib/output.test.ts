@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { checkOutputDir, OutputError, ResultsOutput } from "./output.ts";
+import type { ResultsDocument } from "./results.ts";
+
+const DOCUMENT = {
+  schemaVersion: 1,
+  results: [],
+} as unknown as ResultsDocument;
+
+Deno.test("checkOutputDir creates the folder and leaves nothing in it", async () => {
+  const base = await Deno.makeTempDir();
+  try {
+    const out = join(base, "a", "b");
+    await checkOutputDir(out);
+    assert.deepEqual([...Deno.readDirSync(out)], []);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("checkOutputDir names the folder, the cause and the fix", async () => {
+  await assert.rejects(
+    () => checkOutputDir("/proc/nope"),
+    (error: unknown) =>
+      error instanceof OutputError &&
+      /^cannot write results to \/proc\/nope: .+; choose another folder with --out/
+        .test(error.message),
+  );
+});
+
+Deno.test("ResultsOutput goes on after a failed write, then falls back to a file", async () => {
+  const fallbackDir = await Deno.makeTempDir();
+  try {
+    const lines: string[] = [];
+    let fail = true;
+    const output = new ResultsOutput("/results", {
+      write: () =>
+        fail ? Promise.reject(new Error("disk full")) : Promise.resolve(),
+      log: (line) => lines.push(line),
+      fallbackDir,
+    });
+    assert.equal((await output.save(DOCUMENT, false)).ok, false);
+    assert.equal((await output.save(DOCUMENT, false)).ok, false);
+    assert.equal(lines.length, 1, "one warning");
+    assert.match(
+      lines[0],
+      /cannot write results to \/results: disk full; measuring on/,
+    );
+    const outcome = await output.save(DOCUMENT, true);
+    assert.equal(outcome.ok, false);
+    assert.ok(outcome.fallbackPath?.startsWith(fallbackDir + "/"));
+    assert.deepEqual(
+      JSON.parse(await Deno.readTextFile(outcome.fallbackPath!)),
+      DOCUMENT,
+    );
+    fail = false;
+    assert.deepEqual(await output.save(DOCUMENT, true), { ok: true });
+    assert.deepEqual(output.outcome, { ok: true });
+  } finally {
+    await Deno.remove(fallbackDir, { recursive: true });
+  }
+});
