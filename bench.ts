@@ -24,6 +24,9 @@ import type { Progress } from "./lib/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
 import { driverAvailability, runSuite, sameMeasurement } from "./lib/suite.ts";
 import { toFileUrl } from "./lib/paths.ts";
+import { Interrupter } from "./lib/interrupt.ts";
+import { leftovers } from "./lib/leftovers.ts";
+import { checkOutputDir, OutputError, ResultsOutput } from "./lib/output.ts";
 
 function fail(message: string, code: number): never {
   console.error(`error: ${message}`);
@@ -145,17 +148,28 @@ async function main(): Promise<number> {
     );
   }
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) {
-      console.error("\nforced exit");
+  const swept = await leftovers.sweepStale();
+  if (swept.length > 0) {
+    console.error(
+      `removed ${swept.length} temporary folder${
+        swept.length > 1 ? "s" : ""
+      } left by a bench that no longer runs: ${swept.join(", ")}`,
+    );
+  }
+  try {
+    await checkOutputDir(options.out);
+  } catch (error) {
+    if (error instanceof OutputError) fail(error.message, 2);
+    throw error;
+  }
+  const output = new ResultsOutput(options.out);
+  const interrupter = new Interrupter({
+    force: () => {
+      leftovers.forceCleanup();
       Deno.exit(130);
-    }
-    console.error("\ninterrupted: stopping processes and servers…");
-    controller.abort(new Error("interrupted"));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+    },
+  });
+  interrupter.install();
   const tty = Deno.stderr.isTerminal();
   const document = await runSuite({
     params,
@@ -165,7 +179,8 @@ async function main(): Promise<number> {
     parallel: options.parallel,
     driverModules: options.driverModules.map((m) => toFileUrl(m)),
     outDir: options.out,
-    signal: controller.signal,
+    save: async (document, final) => void await output.save(document, final),
+    signal: interrupter.signal,
     onProgress: progressPrinter(),
     onResult: (r, resumed) => {
       if (tty) Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
@@ -177,8 +192,21 @@ async function main(): Promise<number> {
     },
   });
   console.log(renderTable(document));
-  console.log(`Results: ${options.out}/latest.json, ${options.out}/latest.md`);
-  if (controller.signal.aborted) return 130;
+  const saved = output.outcome;
+  if (saved.ok) {
+    console.log(
+      `Results: ${options.out}/latest.json, ${options.out}/latest.md`,
+    );
+  } else if (saved.fallbackPath != null) {
+    console.error(
+      `error: ${saved.error}; the results are in ${saved.fallbackPath} instead`,
+    );
+  } else {
+    console.error(`error: ${saved.error}; the results follow on stdout`);
+    console.log(JSON.stringify(document, null, 2));
+  }
+  if (interrupter.interrupted) return 130;
+  if (!saved.ok) return 1;
   return document.results.some((r) =>
       r.status === "failed" || r.status === "incomplete"
     )
@@ -186,4 +214,12 @@ async function main(): Promise<number> {
     : 0;
 }
 
-Deno.exit(await main());
+// Whatever way the bench ends, it leaves no process and no folder behind.
+globalThis.addEventListener("unload", () => leftovers.forceCleanup());
+try {
+  Deno.exit(await main());
+} catch (error) {
+  console.error(error);
+  leftovers.forceCleanup();
+  Deno.exit(1);
+}

@@ -277,10 +277,19 @@ ${figures}${
   }`;
 }
 
+/**
+ * Writes through a temporary file and a rename, so a failed write (disk
+ * full) leaves the previous file whole, and removes the temporary file.
+ */
 async function writeAtomically(path: string, text: string): Promise<void> {
   const temp = `${path}.tmp-${Deno.pid}`;
-  await Deno.writeTextFile(temp, text);
-  await Deno.rename(temp, path);
+  try {
+    await Deno.writeTextFile(temp, text);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import type {
 } from "../fake_inbox/server.ts";
 import type { Driver, PreparedQueue } from "./driver.ts";
 import { percentiles } from "./histogram.ts";
+import { leftovers } from "./leftovers.ts";
 import type { Implementation } from "./implementation.ts";
 import { Child } from "./process.ts";
 import {
@@ -160,7 +161,7 @@ export async function runOnce(
   const measured: Measured[] = [];
   let server: ServerRecord | null = null;
   let prepared: PreparedQueue | undefined;
-  const tempDir = await Deno.makeTempDir({ prefix: "fqb-run-" });
+  const tempDir = await leftovers.makeTempDir("run");
   let stats: InboxStats | undefined;
   let sent: SentMessage | undefined;
   let sendStart: number | undefined;
@@ -440,7 +441,7 @@ export async function runOnce(
     } catch (error) {
       console.error(redactSecrets(`${context.id}: cleanup failed: ${error}`));
     }
-    await Deno.remove(tempDir, { recursive: true }).catch(() => {});
+    await leftovers.removeTempDir(tempDir);
   }
 
   /** Final readings, taken while every process is still running. */

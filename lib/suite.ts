@@ -44,6 +44,12 @@ export interface SuiteOptions {
   /** If set, results are written here after every configuration. */
   readonly outDir?: string;
   /**
+   * Saves the results instead of writing them to `outDir`: called after
+   * every configuration, and once at the end with `final` set.  What it
+   * throws ends the suite; to go on after a failed write, catch it inside.
+   */
+  readonly save?: (document: ResultsDocument, final: boolean) => Promise<void>;
+  /**
    * A previous results document: its `ok` configurations with the same
    * parameters are kept instead of run again.
    */
@@ -227,6 +233,11 @@ export async function runSuite(
     environment,
     results: [...results],
   });
+  const outDir = options.outDir;
+  const save = options.save ??
+    (outDir == null
+      ? undefined
+      : (d: ResultsDocument) => writeResults(outDir, d));
   const refreshEnvironment = async () => {
     const servers: Record<string, string> = {};
     for (const r of results) {
@@ -300,9 +311,9 @@ export async function runSuite(
       }
       results.push(result);
       options.onResult?.(result, kept != null);
-      if (options.outDir != null) {
+      if (save != null) {
         await refreshEnvironment();
-        await writeResults(options.outDir, document(null));
+        await save(document(null), false);
       }
     }
   } finally {
@@ -313,6 +324,6 @@ export async function runSuite(
   }
   await refreshEnvironment();
   const final = document(new Date().toISOString());
-  if (options.outDir != null) await writeResults(options.outDir, final);
+  await save?.(final, true);
   return final;
 }
