@@ -180,6 +180,7 @@ async function main(): Promise<number> {
     driverModules: options.driverModules.map((m) => toFileUrl(m)),
     outDir: options.out,
     save: async (document, final) => void await output.save(document, final),
+    logDir: join(options.out, "logs"),
     signal: interrupter.signal,
     onProgress: progressPrinter(),
     onResult: (r, resumed) => {

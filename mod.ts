@@ -44,7 +44,9 @@ export type {
   CrashRecord,
   Environment,
   InboxProfile,
+  LogSummary,
   Outlier,
+  ParallelImpl,
   Percentiles,
   ProcessRecord,
   RestartRecord,
@@ -65,6 +67,10 @@ export type {
 } from "@fedify/fedify";
 export type { LatencyRange } from "./fake_inbox/behaviour.ts";
 export type { Series } from "./lib/results.ts";
+export {
+  AwaitingParallelMessageQueue,
+  wrapParallel,
+} from "./lib/awaiting_parallel_queue.ts";
 export type { Chart } from "./lib/charts.ts";
 export {
   builtinDrivers,

@@ -34,6 +34,7 @@ export const postgresDriver: Driver = {
   description: "@fedify/postgres PostgresMessageQueue (postgres.js)",
   crossProcess: true,
   service: postgresService,
+  queueSpecifier: "@fedify/postgres",
   packages: ["@fedify/postgres", "postgres"],
   async prepare({ runId, serviceUrl }) {
     if (serviceUrl == null) throw new Error("postgres: no server URL");

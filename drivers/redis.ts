@@ -197,6 +197,7 @@ export function redisDriverFor(
       `(${describeSettings(mode)})`,
     crossProcess: true,
     service,
+    queueSpecifier: "@fedify/redis",
     packages: ["@fedify/redis", "ioredis"],
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);

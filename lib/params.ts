@@ -14,6 +14,11 @@ import {
   INSTANT_INBOX,
   parseLatency,
 } from "../fake_inbox/behaviour.ts";
+import {
+  PARALLEL_IMPLS,
+  type ParallelImpl,
+} from "./awaiting_parallel_queue.ts";
+import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS } from "./fedify_log.ts";
 import type { SuiteParams } from "./results.ts";
 
 /** Bad input: the CLI prints the message and exits with code 2. */
@@ -55,6 +60,10 @@ export interface CliOptions {
   readonly drivers?: readonly string[];
   /** Parallelism levels for queue drivers. */
   readonly parallel: readonly number[];
+  /** Parallel wrappers to run above parallelism 1 (a list sweeps them). */
+  readonly parallelImpl: readonly ParallelImpl[];
+  /** Lowest level of Fedify's log kept. */
+  readonly logLevel: NonNullable<SuiteParams["logLevel"]>;
   /** Results folder. */
   readonly out: string;
   /** Time limit per configuration, seconds. */
@@ -163,6 +172,10 @@ Sizes and suite:
   --drivers a,b        drivers to run (default: the default suite and any
                        --driver-module drivers; see --list)
   --parallel 1,4       ParallelMessageQueue levels for queue drivers (default 1,4)
+  --parallel-impl I    the wrapper above parallelism 1: fedify (Fedify's
+                       ParallelMessageQueue, acks when a message starts) or
+                       awaiting (ours, acks when it is done); a list sweeps
+                       them (default fedify)
   --workers N          worker processes per shared queue (default 1)
   --fanout MODES       Fedify fanout option(s): auto, skip, force; a list
                        sweeps them (default auto)
@@ -190,7 +203,11 @@ Limits and output:
   --timeout S          time limit per run of a configuration, seconds (default ${DEFAULTS.timeoutSeconds})
   --stall-timeout S    stop a run after S seconds without a new delivery
                        (default ${DEFAULTS.stallTimeoutSeconds}; widened for queues that poll)
-  --out DIR            results folder (default results/)
+  --out DIR            results folder (default results/); Fedify's log of
+                       each configuration goes to OUT/logs/ID.log
+  --log-level L        lowest level of Fedify's log kept: ${
+  LOG_LEVELS.join(", ")
+} (default ${DEFAULT_LOG_LEVEL})
   --resume             keep configurations already ok in OUT/latest.json
                        with the same parameters; run only the rest
   --driver-module M    also load drivers from module M (repeatable)
@@ -279,6 +296,8 @@ export function parseCli(
         recipients: { type: "string" },
         drivers: { type: "string" },
         parallel: { type: "string" },
+        "parallel-impl": { type: "string" },
+        "log-level": { type: "string" },
         out: { type: "string" },
         timeout: { type: "string" },
         "stall-timeout": { type: "string" },
@@ -366,6 +385,28 @@ export function parseCli(
   if (parallel.length < 1) {
     throw new UsageError("--parallel needs at least one level, e.g. 1,4");
   }
+  const parallelImpl = values["parallel-impl"] == null
+    ? [PARALLEL_IMPLS[0]]
+    : splitList(values["parallel-impl"]).map((impl) => {
+      if (!(PARALLEL_IMPLS as readonly string[]).includes(impl)) {
+        throw new UsageError(
+          `--parallel-impl must be ${PARALLEL_IMPLS.join(" or ")} (or a ` +
+            `list of them), got ${JSON.stringify(impl)}`,
+        );
+      }
+      return impl as ParallelImpl;
+    });
+  if (parallelImpl.length < 1) {
+    throw new UsageError("--parallel-impl needs fedify, awaiting or both");
+  }
+  const logLevel = values["log-level"] ?? DEFAULT_LOG_LEVEL;
+  if (!isLogLevel(logLevel)) {
+    throw new UsageError(
+      `--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${
+        JSON.stringify(logLevel)
+      }`,
+    );
+  }
   const fanout = values.fanout == null
     ? [...DEFAULTS.fanout]
     : splitList(values.fanout).map((mode) => {
@@ -446,6 +487,8 @@ export function parseCli(
     recipients,
     drivers,
     parallel: [...new Set(parallel)],
+    parallelImpl: [...new Set(parallelImpl)],
+    logLevel,
     out,
     timeoutSeconds: values.timeout == null
       ? DEFAULTS.timeoutSeconds
@@ -493,6 +536,13 @@ export function suiteParams(options: CliOptions): SuiteParams {
       ? { axes: { fanout: options.fanout, rsaBits: options.rsaBits } }
       : {}),
     ...(crash == null ? {} : { crash }),
+    ...(options.parallelImpl.length === 1 &&
+        options.parallelImpl[0] === PARALLEL_IMPLS[0]
+      ? {}
+      : { parallelImpl: options.parallelImpl }),
+    ...(options.logLevel === DEFAULT_LOG_LEVEL
+      ? {}
+      : { logLevel: options.logLevel }),
     ...(options.scenario == null ? {} : { scenario: options.scenario }),
   };
 }

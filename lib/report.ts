@@ -94,7 +94,8 @@ function restartNote(
 
 /**
  * A display label: `redis ×4`, with the swept axes' values when a suite
- * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`.
+ * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`, and the
+ * parallel wrapper when it is not Fedify's: `redis ×4 awaiting`.
  */
 export function label(
   result: {
@@ -102,11 +103,15 @@ export function label(
     parallelism: number;
     fanout?: string;
     rsaBits?: number;
+    parallelImpl?: string;
   },
 ): string {
   let text = result.parallelism > 1
     ? `${result.driver} ×${result.parallelism}`
     : result.driver;
+  if (result.parallelImpl != null && result.parallelImpl !== "fedify") {
+    text += ` ${result.parallelImpl}`;
+  }
   if (result.fanout != null && result.driver !== "baseline") {
     text += ` fanout=${result.fanout}`;
   }
@@ -180,6 +185,14 @@ export function renderTable(document: ResultsDocument): string {
       out.push(
         `- **${label(r)}**: ${r.unexpected} unexpected inbox requests, ` +
           `${r.sendErrors} failed sends`,
+      );
+    }
+    if (r.log != null && r.log.warnings + r.log.errors > 0) {
+      out.push(
+        `- **${label(r)}**: Fedify logged ${
+          integer.format(r.log.warnings)
+        } warnings and ${integer.format(r.log.errors)} errors` +
+          (r.log.path == null ? "" : ` (\`${r.log.path}\`)`),
       );
     }
     for (const o of r.outliers ?? []) {
@@ -267,7 +280,7 @@ ${
   there is none or it was the user's own), **total** their sum.
 - **baseline**: no queue and no \`sendActivity\`: every delivery signed and
   POSTed directly, as many at once as the parallelism; the floor.
-
+${logNote(document)}
 A configuration that did not finish shows no times, only how far it got.
 
 ${figures}${
@@ -313,4 +326,15 @@ export async function writeResults(
     join(dir, "latest.md"),
     renderMarkdown(document, charts),
   );
+}
+
+/** The legend's line on Fedify's log files, or nothing without any. */
+function logNote(document: ResultsDocument): string {
+  const first = document.results.find((r) => r.log?.path != null);
+  if (first == null) return "";
+  const level = document.params.logLevel ?? "warning";
+  return `- **Fedify's log**: what Fedify logged at level ${level} and up in ` +
+    `the sender and worker processes, one file per configuration (e.g. ` +
+    `\`${first.log!.path}\`), lines prefixed with role/pid; the notes ` +
+    "count its warnings and errors.\n";
 }

@@ -4,9 +4,11 @@
  * @module
  */
 import type { InboxProfile } from "../fake_inbox/behaviour.ts";
+import type { ParallelImpl } from "./awaiting_parallel_queue.ts";
 import type { Implementation } from "./implementation.ts";
 
 export type { InboxProfile } from "../fake_inbox/behaviour.ts";
+export type { ParallelImpl } from "./awaiting_parallel_queue.ts";
 export type { Implementation } from "./implementation.ts";
 
 /** How a configuration ended. */
@@ -154,6 +156,21 @@ export interface RunResult {
   readonly implementation?: Implementation | null;
   /** Deliveries and queue depth over time; `null` when nothing arrived. */
   readonly timeline?: Timeline | null;
+  /** Fedify's own log of the sender and worker processes. */
+  readonly log?: LogSummary;
+}
+
+/** Fedify's log of a run (or of all runs of a configuration). */
+export interface LogSummary {
+  /**
+   * The log file (the suite's log folder joined with the configuration
+   * id), or `null` when the suite kept no log files.
+   */
+  readonly path: string | null;
+  /** Records at level `warning`. */
+  readonly warnings: number;
+  /** Records at level `error` or `fatal`. */
+  readonly errors: number;
 }
 
 /** A crash inflicted on purpose during a run. */
@@ -212,6 +229,12 @@ export interface ConfigurationResult extends RunResult {
   readonly fanout?: "auto" | "skip" | "force";
   /** RSA modulus length of the sender's key in this configuration. */
   readonly rsaBits?: number;
+  /**
+   * The parallel wrapper around the driver's queue (parallelism above 1):
+   * Fedify's `ParallelMessageQueue`, or `awaiting`, ours that acknowledges
+   * after processing (lib/awaiting_parallel_queue.ts).
+   */
+  readonly parallelImpl?: ParallelImpl;
   /** Per-run figures, in run order. */
   readonly runs?: readonly RunResult[];
   /** Min and max of each numeric figure over the `ok` runs. */
@@ -248,6 +271,19 @@ export interface SuiteParams {
     readonly fanout: readonly ("auto" | "skip" | "force")[];
     readonly rsaBits: readonly number[];
   };
+  /**
+   * Parallel wrappers each configuration above parallelism 1 runs with;
+   * `["fedify"]` when absent.  A list sweeps them.
+   */
+  readonly parallelImpl?: readonly ParallelImpl[];
+  /** Lowest level of Fedify's log kept; `warning` when absent. */
+  readonly logLevel?:
+    | "trace"
+    | "debug"
+    | "info"
+    | "warning"
+    | "error"
+    | "fatal";
   /** Crash tests: the share of deliveries after which to kill. */
   readonly crash?: {
     /** Kill the consuming process(es) with SIGKILL and start fresh ones. */

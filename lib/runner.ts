@@ -15,7 +15,9 @@ import type {
   InboxOptions,
   InboxStats,
 } from "../fake_inbox/server.ts";
+import type { ParallelImpl } from "./awaiting_parallel_queue.ts";
 import type { Driver, PreparedQueue } from "./driver.ts";
+import type { LogSpec } from "./fedify_log.ts";
 import { percentiles } from "./histogram.ts";
 import { leftovers } from "./leftovers.ts";
 import type { Implementation } from "./implementation.ts";
@@ -69,6 +71,8 @@ export interface Configuration {
   readonly fanout?: "auto" | "skip" | "force";
   /** RSA modulus length of the sender's key; the suite's when absent. */
   readonly rsaBits?: number;
+  /** The parallel wrapper above parallelism 1; Fedify's when absent. */
+  readonly parallelImpl?: ParallelImpl;
 }
 
 /** The name a configuration goes by: its driver's, or `baseline`. */
@@ -112,6 +116,8 @@ export interface RunContext {
   readonly run?: { readonly index: number; readonly of: number };
   /** Called about every second while waiting. */
   readonly onProgress?: (progress: Progress) => void;
+  /** Where the sender and workers append Fedify's log; none when absent. */
+  readonly log?: LogSpec;
 }
 
 /** Stall window for a driver: the user's, widened past the driver's quiet period. */
@@ -235,12 +241,17 @@ export async function runOnce(
       driverModules: context.driverModules,
       config: prepared?.config ?? null,
       parallelism,
+      parallelImpl: configuration.parallelImpl,
     };
     const spawnWorker = (index: number) =>
       spawn(
         "worker",
         WORKER_SCRIPT,
-        { queue, reportDepth: index === 0 } satisfies WorkerSpec,
+        {
+          queue,
+          reportDepth: index === 0,
+          log: context.log,
+        } satisfies WorkerSpec,
       );
     const startWorkers = () =>
       Array.from({ length: workerCount }, (_, i) => spawnWorker(i));
@@ -255,6 +266,7 @@ export async function runOnce(
       fanout: configuration.fanout ?? params.fanout,
       rsaBits: configuration.rsaBits ?? params.rsaBits,
       direct: configuration.direct ? { concurrency: parallelism } : undefined,
+      log: context.log,
     };
     const sender = spawn("sender", SENDER_SCRIPT, senderSpec);
     /** The process that consumes the queue when no worker does. */

@@ -6,16 +6,20 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { noneDriver } from "../drivers/none.ts";
+import type { ParallelImpl } from "./awaiting_parallel_queue.ts";
 import type { Availability, Driver } from "./driver.ts";
 import { measureCalibration } from "./calibrate.ts";
 import { collectEnvironment } from "./environment.ts";
+import { countLog, DEFAULT_LOG_LEVEL, type LogCounts } from "./fedify_log.ts";
 import { writeResults } from "./report.ts";
 import {
   type Calibration,
   configurationId,
   type ConfigurationResult,
   type Environment,
+  type LogSummary,
   type ResultsDocument,
   type RunResult,
   type SuiteParams,
@@ -43,6 +47,11 @@ export interface SuiteOptions {
   readonly driverModules?: readonly string[];
   /** If set, results are written here after every configuration. */
   readonly outDir?: string;
+  /**
+   * Folder for Fedify's log of each configuration (`<id>.log`); `OUT/logs`
+   * with `outDir`, otherwise the logs are counted and removed.
+   */
+  readonly logDir?: string;
   /**
    * Saves the results instead of writing them to `outDir`: called after
    * every configuration, and once at the end with `final` set.  What it
@@ -90,6 +99,7 @@ export function expandConfigurations(
   parallel: readonly number[],
   baseline = false,
   axes?: Axes,
+  parallelImpls: readonly ParallelImpl[] = ["fedify"],
 ): Configuration[] {
   const floor: Configuration[] = baseline
     ? parallel.map((parallelism) => ({
@@ -103,7 +113,15 @@ export function expandConfigurations(
     ...drivers.flatMap((driver) =>
       driver.open == null
         ? [{ driver, parallelism: 1 }]
-        : parallel.map((parallelism) => ({ driver, parallelism }))
+        : parallel.flatMap((parallelism) =>
+          parallelism > 1
+            ? parallelImpls.map((parallelImpl) => ({
+              driver,
+              parallelism,
+              parallelImpl,
+            }))
+            : [{ driver, parallelism }]
+        )
     ),
   ];
   if (axes == null) return plain;
@@ -155,6 +173,9 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   if (axes != null && axes.rsaBits.length > 1) {
     id += `-rsa${configuration.rsaBits}`;
   }
+  if ((configuration.parallelImpl ?? "fedify") !== "fedify") {
+    id += `-${configuration.parallelImpl}`;
+  }
   return id;
 }
 
@@ -177,7 +198,8 @@ export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
   return a.total === b.total && a.recipients === b.recipients &&
     a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
     (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1) &&
-    same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash);
+    same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash) &&
+    same(a.parallelImpl, b.parallelImpl) && same(a.logLevel, b.logLevel);
 }
 
 function skippedRun(params: SuiteParams, reason: string): RunResult {
@@ -218,6 +240,8 @@ export async function runSuite(
   const runs = Math.max(1, params.runs ?? 1);
   const services = options.services ?? new ServiceManager();
   const startedAt = new Date().toISOString();
+  const logDir = options.logDir ??
+    (options.outDir == null ? undefined : join(options.outDir, "logs"));
   const results: ConfigurationResult[] = [];
   const previous = options.resumeFrom != null &&
       sameMeasurement(options.resumeFrom.params, params)
@@ -262,6 +286,7 @@ export async function runSuite(
       options.parallel,
       options.baseline ?? false,
       params.axes,
+      params.parallelImpl,
     );
     for (const configuration of configurations) {
       if (options.signal?.aborted) break;
@@ -281,9 +306,11 @@ export async function runSuite(
           availability = { available: false, reason: crashReason };
         }
         const runResults: RunResult[] = [];
+        let logSummary: LogSummary | undefined;
         if (!availability.available) {
           runResults.push(skippedRun(params, availability.reason));
         } else {
+          const log = await FedifyLogFile.open(logDir, id);
           for (let run = 1; run <= runs; run++) {
             if (options.signal?.aborted) break;
             const outcome = await runOnce(configuration, {
@@ -294,12 +321,17 @@ export async function runSuite(
               signal: options.signal,
               run: { index: run, of: runs },
               onProgress: options.onProgress,
+              log: {
+                path: log.path,
+                level: params.logLevel ?? DEFAULT_LOG_LEVEL,
+              },
             });
-            runResults.push(outcome);
+            runResults.push({ ...outcome, log: await log.runSummary() });
             // A configuration that did not finish once would only burn its
             // time limit again: its result says how far the one run got.
             if (outcome.status !== "ok") break;
           }
+          logSummary = await log.close();
         }
         result = {
           ...aggregateRuns(id, name, configuration.parallelism, runResults),
@@ -307,6 +339,10 @@ export async function runSuite(
             fanout: configuration.fanout,
             rsaBits: configuration.rsaBits,
           }),
+          ...(configuration.parallelImpl == null
+            ? {}
+            : { parallelImpl: configuration.parallelImpl }),
+          ...(logSummary == null ? {} : { log: logSummary }),
         };
       }
       results.push(result);
@@ -326,4 +362,66 @@ export async function runSuite(
   const final = document(new Date().toISOString());
   await save?.(final, true);
   return final;
+}
+
+/**
+ * The Fedify log file of one configuration: `<dir>/<id>.log`, emptied when
+ * the configuration starts, or a temporary file removed at the end when the
+ * suite keeps no logs.  It counts each run's warnings and errors as the
+ * lines the run appended.
+ */
+class FedifyLogFile {
+  /** The file the sender and workers append to. */
+  readonly path: string;
+  #kept: boolean;
+  #counted: LogCounts = { warnings: 0, errors: 0 };
+
+  private constructor(path: string, kept: boolean) {
+    this.path = path;
+    this.#kept = kept;
+  }
+
+  /** Starts the log of configuration `id` in `dir` (or a temporary file). */
+  static async open(
+    dir: string | undefined,
+    id: string,
+  ): Promise<FedifyLogFile> {
+    if (dir == null) {
+      return new FedifyLogFile(
+        await Deno.makeTempFile({ prefix: "fqb-log-", suffix: ".log" }),
+        false,
+      );
+    }
+    await Deno.mkdir(dir, { recursive: true });
+    const path = join(dir, `${id}.log`);
+    await Deno.writeTextFile(path, "");
+    return new FedifyLogFile(path, true);
+  }
+
+  /** The counts of what the last run appended. */
+  async runSummary(): Promise<LogSummary> {
+    const total = countLog(await this.#read());
+    const run = {
+      warnings: total.warnings - this.#counted.warnings,
+      errors: total.errors - this.#counted.errors,
+    };
+    this.#counted = total;
+    return { path: this.#kept ? this.path : null, ...run };
+  }
+
+  /** The counts of every run; removes the file unless it is kept. */
+  async close(): Promise<LogSummary> {
+    const total = countLog(await this.#read());
+    if (!this.#kept) await Deno.remove(this.path).catch(() => {});
+    return { path: this.#kept ? this.path : null, ...total };
+  }
+
+  async #read(): Promise<string> {
+    try {
+      return await Deno.readTextFile(this.path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return "";
+      throw error;
+    }
+  }
 }
