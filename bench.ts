@@ -170,11 +170,18 @@ async function main(): Promise<number> {
     },
   });
   interrupter.install();
+  if (options.calibrate) {
+    console.error(
+      "calibrating: this machine's speed is measured for a few seconds at " +
+        "the start and the end (--no-calibrate skips it)",
+    );
+  }
   const tty = Deno.stderr.isTerminal();
   const document = await runSuite({
     params,
     drivers: selected,
     baseline: options.baseline,
+    calibrate: options.calibrate,
     resumeFrom,
     parallel: options.parallel,
     driverModules: options.driverModules.map((m) => toFileUrl(m)),

@@ -81,7 +81,15 @@ async function scratch(): Promise<{ tmp: string; out: string; base: string }> {
 }
 
 function benchArgs(out: string, ...args: string[]): string[] {
-  return ["--out", out, "--parallel", "1", "--no-baseline", ...args];
+  return [
+    "--out",
+    out,
+    "--parallel",
+    "1",
+    "--no-baseline",
+    "--no-calibrate",
+    ...args,
+  ];
 }
 
 async function runBench(tmp: string, args: string[]) {

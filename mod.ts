@@ -126,6 +126,12 @@ export interface BenchmarkOptions {
   readonly signal?: AbortSignal;
   /** Live progress, about once a second. */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Measure the machine's speed (RSA signatures, loopback HTTP) for a few
+   * seconds at the start and the end, so results can be compared fairly;
+   * default `true`.
+   */
+  readonly calibrate?: boolean;
 }
 
 /**
@@ -171,6 +177,7 @@ export async function runBenchmark(
     drivers,
     parallel: options.parallel ?? DEFAULTS.parallel,
     baseline: options.baseline ?? false,
+    calibrate: options.calibrate ?? true,
     driverModules: modules,
     outDir: options.outDir,
     signal: options.signal,

@@ -82,6 +82,8 @@ export interface CliOptions {
   readonly workers: number;
   /** Whether to run the baseline rows. */
   readonly baseline: boolean;
+  /** Whether to measure the machine's speed at the suite's start and end. */
+  readonly calibrate: boolean;
   /** Keep `ok` configurations from the results file instead of re-running. */
   readonly resume: boolean;
   /** The inbox behaviour. */
@@ -184,6 +186,8 @@ Sizes and suite:
   --runs N             runs per configuration; figures are medians with
                        min–max (env RUNS; default 1)
   --no-baseline        skip the baseline rows (direct signed POSTs, no queue)
+  --no-calibrate       skip measuring the machine's speed at the start and end
+                       (about 4 s each); compare then calls it unknown
   --scenario NAME      preset: ${Object.keys(SCENARIOS).join(", ")} (see --list)
 
 Inbox behaviour:
@@ -307,6 +311,7 @@ export function parseCli(
         runs: { type: "string" },
         workers: { type: "string" },
         "no-baseline": { type: "boolean" },
+        "no-calibrate": { type: "boolean" },
         resume: { type: "boolean" },
         scenario: { type: "string" },
         "inbox-latency": { type: "string" },
@@ -502,6 +507,7 @@ export function parseCli(
     runs,
     workers,
     baseline: !(values["no-baseline"] ?? false),
+    calibrate: !(values["no-calibrate"] ?? false),
     resume: values.resume ?? false,
     inbox,
     crashWorkerAt,

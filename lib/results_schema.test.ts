@@ -109,6 +109,7 @@ Deno.test({
       ["in-process", "postgres", "test-crashing-worker"].includes(d.name)
     );
     const document = await runSuite({
+      calibrate: true,
       params: {
         total: 3,
         recipients: 6,

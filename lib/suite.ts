@@ -30,6 +30,7 @@ import {
   type Progress,
   runOnce,
 } from "./runner.ts";
+import { leftovers } from "./leftovers.ts";
 import { ServiceManager } from "./services/mod.ts";
 import { aggregateRuns } from "./stats.ts";
 
@@ -76,7 +77,8 @@ export interface SuiteOptions {
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
   /**
    * Measure the machine's speed at the start and the end (a few seconds
-   * each) into `environment.calibration`; default `true`.
+   * each) into `environment.calibration`; default `false` (the bench's
+   * command line and `runBenchmark()` turn it on).
    */
   readonly calibrate?: boolean;
 }
@@ -277,7 +279,7 @@ export async function runSuite(
     if (calibration != null) environment = { ...environment, calibration };
   };
   try {
-    if (options.calibrate ?? true) {
+    if (options.calibrate ?? false) {
       calibration = { start: await measureCalibration(), end: null };
     }
     await refreshEnvironment();
@@ -376,9 +378,12 @@ class FedifyLogFile {
   #kept: boolean;
   #counted: LogCounts = { warnings: 0, errors: 0 };
 
-  private constructor(path: string, kept: boolean) {
+  #tempDir?: string;
+
+  private constructor(path: string, kept: boolean, tempDir?: string) {
     this.path = path;
     this.#kept = kept;
+    this.#tempDir = tempDir;
   }
 
   /** Starts the log of configuration `id` in `dir` (or a temporary file). */
@@ -386,16 +391,26 @@ class FedifyLogFile {
     dir: string | undefined,
     id: string,
   ): Promise<FedifyLogFile> {
-    if (dir == null) {
-      return new FedifyLogFile(
-        await Deno.makeTempFile({ prefix: "fqb-log-", suffix: ".log" }),
-        false,
-      );
+    if (dir != null) {
+      try {
+        await Deno.mkdir(dir, { recursive: true });
+        const path = join(dir, `${id}.log`);
+        await Deno.writeTextFile(path, "");
+        return new FedifyLogFile(path, true);
+      } catch (error) {
+        // The results matter more than the log: measure on, log to a
+        // temporary file, and say why the log is not kept.
+        console.error(
+          `${id}: cannot write Fedify's log into ${dir} (${error}); ` +
+            "its warnings and errors are still counted",
+        );
+      }
     }
-    await Deno.mkdir(dir, { recursive: true });
-    const path = join(dir, `${id}.log`);
+    // An owned temporary folder, so that a killed bench's log is swept too.
+    const temp = await leftovers.makeTempDir("log");
+    const path = join(temp, `${id}.log`);
     await Deno.writeTextFile(path, "");
-    return new FedifyLogFile(path, true);
+    return new FedifyLogFile(path, false, temp);
   }
 
   /** The counts of what the last run appended. */
@@ -412,7 +427,7 @@ class FedifyLogFile {
   /** The counts of every run; removes the file unless it is kept. */
   async close(): Promise<LogSummary> {
     const total = countLog(await this.#read());
-    if (!this.#kept) await Deno.remove(this.path).catch(() => {});
+    if (this.#tempDir != null) await leftovers.removeTempDir(this.#tempDir);
     return { path: this.#kept ? this.path : null, ...total };
   }
 
@@ -420,8 +435,11 @@ class FedifyLogFile {
     try {
       return await Deno.readTextFile(this.path);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return "";
-      throw error;
+      // A log that vanished with its folder must not cost the results.
+      if (!(error instanceof Deno.errors.NotFound)) {
+        console.error(`cannot read Fedify's log ${this.path}: ${error}`);
+      }
+      return "";
     }
   }
 }
