@@ -1,8 +1,13 @@
 /**
- * Deno KV's queue (`Deno.Kv.enqueue` / `listenQueue`) through our own
- * {@link DenoKvMessageQueue}, with Fedify's semantics (`@fedify/denokv` is
- * not on the npm registry).  Each run uses its own SQLite file in the run's
- * temporary folder.
+ * Deno KV's queue (`Deno.Kv.enqueue` / `listenQueue`) through
+ * `DenoKvMessageQueue` of `@fedify/denokv`, which is not on the npm registry:
+ * `deno.json` maps the name to a stand-in (`standins/denokv.ts`) that
+ * behaves as upstream 2.3.6 does.  Each run uses its own SQLite file in the
+ * run's temporary folder.
+ *
+ * Deno KV delivers at least once, and in the cross-process topology a
+ * message can be handled twice (see the stand-in's documentation), so the
+ * driver says `delivery: "at-least-once"`.
  *
  * Two topologies, because on a local Deno KV they behave very differently:
  * `deno-kv` consumes the queue in a separate worker process, as a deployment
@@ -30,6 +35,7 @@ function denoKvDriver_(
     name,
     description,
     crossProcess,
+    delivery: "at-least-once",
     // A worker in another process sees the sender's messages only at Deno
     // KV's poll, about every 60 s: that is no stall.
     quietPeriodSeconds: crossProcess ? 60 : undefined,
@@ -55,7 +61,12 @@ function denoKvDriver_(
     async open(config) {
       const { path } = config as DenoKvConfig;
       const queue = new DenoKvMessageQueue(await Deno.openKv(path));
-      return { queue, close: () => queue[Symbol.asyncDispose]() };
+      return {
+        queue,
+        // Upstream's queue closes its Deno.Kv when disposed (synchronously);
+        // a listener's abort has usually closed it already.
+        close: () => Promise.resolve(queue[Symbol.dispose]()),
+      };
     },
   };
 }
@@ -64,12 +75,12 @@ function denoKvDriver_(
 export const denoKvDriver: Driver = denoKvDriver_(
   "deno-kv",
   true,
-  "Deno KV queue (ours, Fedify semantics), separate worker process",
+  "Deno KV queue (@fedify/denokv 2.3.6 stand-in), separate worker process",
 );
 
 /** Deno KV consumed by the sender process itself. */
 export const denoKvSingleDriver: Driver = denoKvDriver_(
   "deno-kv-single",
   false,
-  "Deno KV queue (ours, Fedify semantics), consumed by the sender process",
+  "Deno KV queue (@fedify/denokv 2.3.6 stand-in), consumed by the sender process",
 );

@@ -2,7 +2,9 @@
  * Every built-in driver, end to end: real Fedify, real HTTP, real servers
  * (throwaway ones, or REDIS_URL / POSTGRES_URL / AMQP_URL / MYSQL_URL when
  * set), in both of Fedify's delivery paths, with exact accounting and no
- * process left behind.
+ * process left behind.  A driver whose queue delivers at least once
+ * (`delivery: "at-least-once"`) must deliver everything, and its duplicates
+ * are reported instead of failing the test.
  */
 import assert from "node:assert/strict";
 import type { SuiteParams } from "../lib/results.ts";
@@ -25,9 +27,11 @@ function params(recipients: number): SuiteParams {
 
 for (const driver of builtinDrivers) {
   const unavailable = await driverAvailability(driver, new ServiceManager());
+  const atLeastOnce = driver.delivery === "at-least-once";
   Deno.test({
-    name:
-      `${driver.name}: every delivery arrives exactly once, with and without fanout`,
+    name: `${driver.name}: every delivery arrives ${
+      atLeastOnce ? "at least once" : "exactly once"
+    }, with and without fanout`,
     ignore: !unavailable.available,
     sanitizeResources: false,
     sanitizeOps: false,
@@ -56,7 +60,13 @@ for (const driver of builtinDrivers) {
               assert.equal(r.expected, 4 * Number(recipients), r.id);
               assert.equal(r.delivered, r.expected, r.id);
               assert.equal(r.missing, 0, r.id);
-              assert.equal(r.duplicates, 0, r.id);
+              if (!atLeastOnce) assert.equal(r.duplicates, 0, r.id);
+              else if (r.duplicates > 0) {
+                console.log(
+                  `${r.id}: ${r.duplicates} duplicate deliveries ` +
+                    `(the queue delivers at least once)`,
+                );
+              }
               assert.equal(r.unexpected, 0, r.id);
               assert.equal(r.sendErrors, 0, r.id);
               assert.ok(r.sendSeconds! > 0 && r.receiveSeconds! >= 0, r.id);

@@ -73,6 +73,14 @@ export interface Driver {
    */
   readonly volatile?: boolean;
   /**
+   * What the queue promises about deliveries in normal operation (no crash):
+   * `"exactly-once"` (the default) if every message is handled once;
+   * `"at-least-once"` if the queue itself may hand a message to a consumer
+   * again although it was handled (Deno KV does), so duplicates are
+   * reported but are not a fault, while a missing delivery still is.
+   */
+  readonly delivery?: "exactly-once" | "at-least-once";
+  /**
    * The longest quiet period, in seconds, that this queue shows in normal
    * operation (for example a polling interval).  Stall detection never fires
    * before this has passed with some margin.

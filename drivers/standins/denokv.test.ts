@@ -1,16 +1,19 @@
 /**
- * `DenoKvMessageQueue` on real Deno KV databases, each a SQLite file in a
- * temporary folder that the test removes.  The cross-process tests run a
- * child Deno process on the same file.  Two tests wait for Deno KV's own
- * poll (about a minute) and run only with `SLOW_TESTS` set: messages that
- * another process enqueues while this one listens, and messages left
- * unacknowledged by a stopped listener.
+ * The `@fedify/denokv` stand-in on real Deno KV databases, each a SQLite
+ * file in a temporary folder that the test removes.  The cross-process tests
+ * run a child Deno process on the same file.  Tests that wait for Deno KV's
+ * own poll (about a minute) run only with `SLOW_TESTS` set.
  */
 import assert from "node:assert/strict";
+import type { MessageQueue } from "@fedify/fedify";
+import {
+  createSenderFederation,
+  generateSenderKeys,
+  makeActivity,
+  makeRecipients,
+  SENDER,
+} from "../../lib/federation.ts";
 import { DenoKvMessageQueue } from "./denokv.ts";
-
-/** The prefix the queue uses when given none (white-box tests only). */
-const DEFAULT_PREFIX = ["fedify_queue_bench_mq"];
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,12 +32,16 @@ async function waitFor(
   }
 }
 
-/** What a test gets: the queue, a second handle on its database, its path. */
+/** What a test gets. */
 interface Fixture {
   readonly queue: DenoKvMessageQueue;
+  /** The `Deno.Kv` the queue owns. */
+  readonly queueKv: Deno.Kv;
   /** Another `Deno.Kv` on the same file, for looking behind the queue. */
   readonly kv: Deno.Kv;
   readonly path: string;
+  /** How many times the queue called `enqueue()` on its `Deno.Kv`. */
+  enqueueCalls(): number;
 }
 
 /**
@@ -50,17 +57,23 @@ async function withQueue(
   const path = `${dir}/queue.sqlite3`;
   try {
     await before?.(path);
-  } catch (error) {
-    await Deno.remove(dir, { recursive: true });
-    throw error;
-  }
-  const queue = new DenoKvMessageQueue(await Deno.openKv(path), options);
-  const kv = await Deno.openKv(path);
-  try {
-    await fn({ queue, kv, path });
+    const queueKv = await Deno.openKv(path);
+    // Count the queue's calls of Deno.Kv.enqueue().
+    let calls = 0;
+    const enqueue = queueKv.enqueue.bind(queueKv);
+    queueKv.enqueue = (...args) => {
+      calls++;
+      return enqueue(...args);
+    };
+    const queue = new DenoKvMessageQueue(queueKv, options);
+    const kv = await Deno.openKv(path);
+    try {
+      await fn({ queue, queueKv, kv, path, enqueueCalls: () => calls });
+    } finally {
+      queue[Symbol.dispose]();
+      kv.close();
+    }
   } finally {
-    await queue[Symbol.asyncDispose]();
-    kv.close();
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -98,7 +111,7 @@ function record(
 }
 
 Deno.test("DenoKvMessageQueue: enqueue() and listen() round trip", async () => {
-  await withQueue(async ({ queue, kv, path }) => {
+  await withQueue(async ({ queue, enqueueCalls }) => {
     assert.equal(queue.nativeRetrial, true);
     const listener = record(queue);
     const message = {
@@ -114,79 +127,71 @@ Deno.test("DenoKvMessageQueue: enqueue() and listen() round trip", async () => {
       message,
     );
     assert.ok(listener.got.includes("plain string"));
+    assert.equal(enqueueCalls(), 2);
+    await listener.stop();
+  });
+});
 
-    // Values that are not this queue's are acknowledged and dropped: raw
-    // Deno KV messages, and envelopes of a queue with another prefix.
-    await kv.enqueue({ raw: true });
-    await kv.enqueue("raw string");
-    const other = new DenoKvMessageQueue(await Deno.openKv(path), {
-      prefix: ["another"],
+Deno.test("DenoKvMessageQueue: like upstream, no enqueueMany() and no getDepth()", () => {
+  const queue: MessageQueue = new DenoKvMessageQueue({} as Deno.Kv);
+  assert.equal(queue.enqueueMany, undefined);
+  assert.equal(queue.getDepth, undefined);
+  assert.equal("enqueueMany" in DenoKvMessageQueue.prototype, false);
+});
+
+Deno.test({
+  name:
+    "DenoKvMessageQueue: a Fedify fanout to N inboxes makes N kv.enqueue() calls",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await withQueue(async ({ queue, enqueueCalls }) => {
+      const recipients = 6;
+      let posts = 0;
+      const inbox = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        async (request) => {
+          await request.arrayBuffer();
+          posts++;
+          return new Response(null, { status: 202 });
+        },
+      );
+      const controller = new AbortController();
+      try {
+        const inboxOrigin = `http://127.0.0.1:${inbox.addr.port}`;
+        const federation = createSenderFederation({
+          queue,
+          keys: await generateSenderKeys(2048),
+        });
+        const origin = "http://127.0.0.1:1";
+        const ctx = federation.createContext(new URL(origin), undefined);
+        const actor = ctx.getActorUri(SENDER);
+        const audience = { inboxOrigin, recipients };
+        await ctx.sendActivity(
+          { identifier: SENDER },
+          makeRecipients(audience),
+          makeActivity(origin, actor, "fanout-test", 0, audience),
+          { fanout: "force" },
+        );
+        assert.equal(enqueueCalls(), 1, "the fanout message");
+        const consuming = federation.startQueue(undefined, {
+          signal: controller.signal,
+        });
+        await waitFor(() => posts >= recipients, 20_000, "every delivery");
+        // The fanout expanded into one kv.enqueue() per inbox.
+        assert.equal(enqueueCalls(), 1 + recipients);
+        controller.abort();
+        await consuming;
+        assert.equal(posts, recipients);
+      } finally {
+        controller.abort();
+        await inbox.shutdown();
+      }
     });
-    await other.enqueue("someone else's");
-    await other[Symbol.asyncDispose]();
-    await queue.enqueue("last");
-    await waitFor(() => listener.got.includes("last"), 5000, "the last one");
-    await sleep(200);
-    assert.equal(listener.got.length, 3);
-    await listener.stop();
-  });
+  },
 });
 
-Deno.test("DenoKvMessageQueue: enqueueMany() of 2,500 messages, each once", async () => {
-  await withQueue(async ({ queue }) => {
-    const total = 2500;
-    const seen = new Map<number, number>();
-    const listener = record(queue, (m: { i: number }) => {
-      seen.set(m.i, (seen.get(m.i) ?? 0) + 1);
-    });
-    const messages = Array.from(
-      { length: total },
-      (_, i) => ({ i, pad: "x".repeat(200) }),
-    );
-    const started = performance.now();
-    await queue.enqueueMany(messages);
-    const enqueued = performance.now();
-    await waitFor(() => seen.size >= total, 30_000, "all messages");
-    const received = performance.now();
-    await sleep(300); // Would a duplicate still arrive?
-    await listener.stop();
-    assert.equal(seen.size, total);
-    for (let i = 0; i < total; i++) assert.equal(seen.get(i), 1, `#${i}`);
-    console.log(
-      `enqueueMany(${total}) took ${(enqueued - started).toFixed(0)} ms; ` +
-        `all handled after ${(received - started).toFixed(0)} ms ` +
-        `(${(total / ((received - started) / 1000)).toFixed(0)} messages/s)`,
-    );
-  });
-});
-
-Deno.test("DenoKvMessageQueue: enqueueMany() splits by Deno KV's size limit", async () => {
-  await withQueue(async ({ queue }) => {
-    // 300 messages of 5 KB: about 1.5 MB, more than one atomic operation
-    // (800 KiB) can hold.
-    const total = 300;
-    const seen = new Set<number>();
-    const listener = record(queue, (m: { i: number }) => void seen.add(m.i));
-    await queue.enqueueMany(
-      Array.from({ length: total }, (_, i) => ({ i, pad: "y".repeat(5000) })),
-    );
-    await waitFor(() => seen.size >= total, 20_000, "all messages");
-    assert.equal(listener.got.length, total);
-
-    // A message over 64 KiB fails the whole call before anything is sent.
-    await assert.rejects(
-      queue.enqueueMany([{ i: -1 }, { i: -2, pad: "z".repeat(70_000) }]),
-      RangeError,
-    );
-    await queue.enqueue({ i: -3 });
-    await waitFor(() => seen.has(-3), 5000, "the message after the failure");
-    await sleep(200);
-    assert.ok(!seen.has(-1));
-    await listener.stop();
-  });
-});
-
-Deno.test("DenoKvMessageQueue: delay is honoured", async () => {
+Deno.test("DenoKvMessageQueue: delay is honoured; a negative one is none", async () => {
   await withQueue(async ({ queue }) => {
     const arrived = new Map<string, number>();
     const listener = record(queue, (m: string) => {
@@ -196,142 +201,156 @@ Deno.test("DenoKvMessageQueue: delay is honoured", async () => {
     await queue.enqueue("delayed", {
       delay: Temporal.Duration.from({ seconds: 1 }),
     });
+    await queue.enqueue("negative", {
+      delay: Temporal.Duration.from({ seconds: -5 }),
+    });
     await queue.enqueue("now");
     await waitFor(() => arrived.has("delayed"), 5000, "the delayed message");
     await listener.stop();
     const delayed = arrived.get("delayed")! - started;
-    const now = arrived.get("now")! - started;
-    console.log(
-      `undelayed after ${now.toFixed(0)} ms, delayed (1 s) after ` +
-        `${delayed.toFixed(0)} ms`,
-    );
     assert.ok(delayed >= 1000, `delayed message arrived after ${delayed} ms`);
     assert.ok(delayed < 3000, `delayed message arrived after ${delayed} ms`);
-    assert.ok(now < delayed);
+    assert.ok(arrived.get("now")! - started < delayed);
+    assert.ok(arrived.get("negative")! - started < delayed);
   });
 });
 
-Deno.test("DenoKvMessageQueue: orderingKey serializes each key, in order", async () => {
-  await withQueue(async ({ queue }) => {
-    const perKey = 20;
-    const order: Record<string, number[]> = { a: [], b: [] };
+Deno.test("DenoKvMessageQueue: orderingKey runs one message of a key at a time", async () => {
+  const prefix = ["test_lock"];
+  await withQueue(async ({ queue, kv }) => {
+    const perKey = 5;
     const active: Record<string, number> = { a: 0, b: 0 };
     let maxPerKey = 0;
     let activeAll = 0;
     let maxAll = 0;
-    let failedOnce = false;
+    let lockSeen = false;
     const listener = record(queue, async (m: { key: string; i: number }) => {
-      // Message a#5 fails once: Deno KV retries it, and a#6 must wait.
-      if (m.key === "a" && m.i === 5 && !failedOnce) {
-        failedOnce = true;
-        throw new Error("failing a#5 once on purpose");
-      }
       active[m.key]++;
       activeAll++;
       maxPerKey = Math.max(maxPerKey, active[m.key]);
       maxAll = Math.max(maxAll, activeAll);
-      order[m.key].push(m.i);
-      await sleep(30);
+      // The lock lives under the configured prefix while the handler runs.
+      const lock = await kv.get([...prefix, m.key]);
+      lockSeen ||= lock.value === true;
+      await sleep(50);
       active[m.key]--;
       activeAll--;
     });
-    const started = performance.now();
-    // Half one at a time, half in one enqueueMany(), keys interleaved.
-    for (let i = 0; i < perKey / 2; i++) {
+    for (let i = 0; i < perKey; i++) {
       for (const key of ["a", "b"]) {
         await queue.enqueue({ key, i }, { orderingKey: key });
       }
     }
-    for (const key of ["a", "b"]) {
-      await queue.enqueueMany(
-        Array.from(
-          { length: perKey / 2 },
-          (_, j) => ({ key, i: perKey / 2 + j }),
-        ),
-        { orderingKey: key },
-      );
-    }
     await waitFor(
-      () => order.a.length >= perKey && order.b.length >= perKey,
+      () => listener.got.length >= 2 * perKey,
       30_000,
-      "all ordered messages",
+      "all messages",
     );
-    const elapsed = performance.now() - started;
-    await sleep(300);
     await listener.stop();
-    const expected = Array.from({ length: perKey }, (_, i) => i);
-    assert.deepEqual(order.a, expected);
-    assert.deepEqual(order.b, expected);
-    assert.ok(failedOnce);
     assert.equal(maxPerKey, 1, "two messages of one key overlapped");
-    assert.ok(maxAll > 1, "the two keys never ran side by side");
-    console.log(
-      `2 keys × ${perKey} messages (30 ms each, one retry) took ` +
-        `${elapsed.toFixed(0)} ms`,
-    );
-  });
+    assert.ok(lockSeen, "no lock under the configured prefix");
+    assert.ok(maxAll > 1, "different keys never ran side by side");
+    const left = await Array.fromAsync(kv.list({ prefix }));
+    assert.deepEqual(left, [], "every lock was released");
+  }, { orderingLockPrefix: prefix });
 });
 
-Deno.test("DenoKvMessageQueue: orderingKey skips a message Deno KV gave up on", async () => {
+Deno.test("DenoKvMessageQueue: messages of one ordering key never overlap", async () => {
   await withQueue(async ({ queue, kv }) => {
-    await queue.enqueue("first", { orderingKey: "k" });
-    // Play Deno KV giving up on the second message: it takes a number and
-    // leaves the note that `keysIfUndelivered` would write.
-    const tailKey = [...DEFAULT_PREFIX, "tail", "k"];
-    const tail = await kv.get<{ epoch: string; next: number }>(tailKey);
-    assert.equal(tail.value?.next, 1);
-    const { epoch } = tail.value!;
-    await kv.atomic()
-      .check(tail)
-      .set(tailKey, { epoch, next: 2 })
-      .set([...DEFAULT_PREFIX, "lost", "k", epoch, 1], "given up")
-      .commit();
-    await queue.enqueue("third", { orderingKey: "k" });
-    const listener = record(queue);
-    await waitFor(() => listener.got.length >= 2, 10_000, "two messages");
+    const total = 6;
+    let active = 0;
+    let maxActive = 0;
+    const listener = record(queue, async () => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      await sleep(50);
+      active--;
+    });
+    for (let i = 0; i < total; i++) {
+      await queue.enqueue({ i }, { orderingKey: "k" });
+    }
+    await waitFor(() => listener.got.length >= total, 30_000, "all messages");
     await listener.stop();
-    assert.deepEqual(listener.got, ["first", "third"]);
-    // The key had nothing left, so its records are gone.
-    const left = await Array.fromAsync(kv.list({ prefix: DEFAULT_PREFIX }));
-    assert.deepEqual(left, []);
+    assert.equal(maxActive, 1);
+    // The default lock prefix, released afterwards.
+    const lock = await kv.get(["__fedify_ordering_lock__", "k"]);
+    assert.equal(lock.versionstamp, null);
   });
 });
 
 Deno.test("DenoKvMessageQueue: a handler that throws gets the message again", async () => {
-  await withQueue(async ({ queue }) => {
-    const attempts: number[] = [];
+  await withQueue(async ({ queue, kv }) => {
+    let attempts = 0;
     const listener = record(queue, () => {
-      attempts.push(performance.now());
-      if (attempts.length === 1) throw new Error("failing once on purpose");
+      attempts++;
+      if (attempts === 1) throw new Error("failing once on purpose");
     });
-    await queue.enqueue("retry me");
+    // With an ordering key: the lock must be released for the retry.
+    await queue.enqueue("retry me", { orderingKey: "r" });
     await waitFor(() => listener.got.length >= 1, 10_000, "the retry");
     await sleep(300);
     await listener.stop();
-    assert.equal(attempts.length, 2);
+    assert.equal(attempts, 2);
     assert.deepEqual(listener.got, ["retry me"]);
-    console.log(
-      `redelivered ${
-        (attempts[1] - attempts[0]).toFixed(0)
-      } ms after the throw`,
-    );
+    const lock = await kv.get(["__fedify_ordering_lock__", "r"]);
+    assert.equal(lock.versionstamp, null);
   });
 });
 
-Deno.test("DenoKvMessageQueue: listen() resolves after abort", async (t) => {
-  await t.step("idle listener; the queue is closed afterwards", async () => {
+Deno.test("DenoKvMessageQueue: Deno KV acknowledges after the handler settles", async () => {
+  await withQueue(async ({ queue, path }) => {
+    // The handler never finishes before the abort, which closes the
+    // Deno.Kv: the message stays unacknowledged, and a new listener on
+    // the file gets it.
+    let started = false;
+    const listener = record(queue, async () => {
+      started = true;
+      await new Promise(() => {});
+    });
+    await queue.enqueue("unfinished");
+    await waitFor(() => started, 5000, "the handler");
+    await listener.stop();
+    const again = new DenoKvMessageQueue(await Deno.openKv(path));
+    const second = record(again);
+    try {
+      // Deno KV's cleanup (run when a handle opens the file) puts it back
+      // once its deadline (enqueue time + 5 s) has passed.
+      await sleep(5500);
+      const third = await Deno.openKv(path);
+      third.close();
+      await again.enqueue("wake up"); // makes this handle look at once
+      await waitFor(() => second.got.length >= 2, 10_000, "the redelivery");
+      assert.deepEqual(second.got.sort(), ["unfinished", "wake up"]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+Deno.test("DenoKvMessageQueue: aborting closes the Deno.Kv", async (t) => {
+  await t.step("idle listener", async () => {
     await withQueue(async ({ queue }) => {
       const listener = record(queue);
       await sleep(100);
       const started = performance.now();
       await listener.stop();
       assert.ok(performance.now() - started < 1000);
-      await assert.rejects(queue.enqueue("too late"), TypeError);
-      await assert.rejects(queue.listen(() => {}), TypeError);
+      await assert.rejects(queue.enqueue("too late"));
+      queue[Symbol.dispose](); // harmless once closed
     });
   });
 
-  await t.step("waits for running handlers", async () => {
+  await t.step("disposing ends the listener", async () => {
+    await withQueue(async ({ queue }) => {
+      const listener = record(queue);
+      await queue.enqueue("one");
+      await waitFor(() => listener.got.length >= 1, 5000, "a message");
+      queue[Symbol.dispose]();
+      await listener.done;
+    });
+  });
+
+  await t.step("running handlers are not waited for", async () => {
     await withQueue(async ({ queue }) => {
       let finished = false;
       let started = false;
@@ -343,83 +362,10 @@ Deno.test("DenoKvMessageQueue: listen() resolves after abort", async (t) => {
       await queue.enqueue("slow");
       await waitFor(() => started, 5000, "the handler");
       await listener.stop();
-      assert.ok(finished);
-      assert.equal(listener.got.length, 1);
+      assert.equal(finished, false);
+      await sleep(400);
     });
   });
-
-  await t.step("an already aborted signal", async () => {
-    await withQueue(async ({ queue }) => {
-      await queue.listen(() => {}, { signal: AbortSignal.abort() });
-    });
-  });
-
-  await t.step("a second listen() is refused", async () => {
-    await withQueue(async ({ queue }) => {
-      const listener = record(queue);
-      await assert.rejects(queue.listen(() => {}), TypeError);
-      await listener.stop();
-    });
-  });
-
-  await t.step("disposing stops the listener", async () => {
-    await withQueue(async ({ queue }) => {
-      const listener = record(queue);
-      await queue.enqueue("one");
-      await waitFor(() => listener.got.length >= 1, 5000, "a message");
-      await queue[Symbol.asyncDispose]();
-      await listener.done;
-    });
-  });
-});
-
-/**
- * Stops a listener while Deno KV is still handing it messages, then (with
- * `slow`) checks that a new listener gets every message that was not
- * handled: those handed over after the abort are redelivered by Deno KV
- * about a minute later.
- */
-async function stopUnderLoad(
-  path: string,
-  queue: DenoKvMessageQueue,
-  slow: boolean,
-) {
-  const total = 400;
-  const handled = new Set<number>();
-  const listener = record(queue, async (m: { i: number }) => {
-    await sleep(50);
-    handled.add(m.i);
-  });
-  await queue.enqueueMany(Array.from({ length: total }, (_, i) => ({ i })));
-  await waitFor(() => handled.size >= 1, 5000, "a first message");
-  await listener.stop();
-  const first = new Set(handled);
-  assert.ok(first.size < total, "everything was handled before the stop");
-  if (!slow) return;
-  const again = new DenoKvMessageQueue(await Deno.openKv(path));
-  const started = performance.now();
-  const second = record(again, (m: { i: number }) => void handled.add(m.i));
-  try {
-    await waitFor(() => handled.size >= total, 180_000, "every message");
-  } finally {
-    await second.stop();
-  }
-  console.log(
-    `${first.size} handled before the stop; the other ${total - first.size} ` +
-      `after ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-}
-
-Deno.test("DenoKvMessageQueue: stopping while messages keep coming", async () => {
-  await withQueue(({ queue, path }) => stopUnderLoad(path, queue, false));
-});
-
-Deno.test({
-  name: "DenoKvMessageQueue: nothing is lost across a stop and a restart",
-  ignore: !Deno.env.get("SLOW_TESTS"),
-  async fn() {
-    await withQueue(({ queue, path }) => stopUnderLoad(path, queue, true));
-  },
 });
 
 /** Runs a child Deno process that enqueues `count` messages into `path`. */
@@ -433,10 +379,8 @@ async function enqueueFromChild(
     const queue = new DenoKvMessageQueue(
       await Deno.openKv(${JSON.stringify(path)}),
     );
-    await queue.enqueueMany(
-      Array.from({ length: ${count} }, (_, i) => ({ i, sentAt: Date.now() })),
-    );
-    await queue[Symbol.asyncDispose]();
+    for (let i = 0; i < ${count}; i++) await queue.enqueue({ i });
+    queue[Symbol.dispose]();
   `;
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -457,42 +401,22 @@ async function enqueueFromChild(
 
 // Deno KV's local backend looks at the queue when the database is opened
 // and then about once a minute (or when this process enqueues something):
-// what matters is that the child's messages are there before the queue's
-// Deno.Kv is opened, not before listen() is called.
+// messages another process enqueued before the queue's Deno.Kv was opened
+// are drained at once.
 Deno.test("DenoKvMessageQueue: cross-process, enqueued before opening", async () => {
   await withQueue(
     async ({ queue }) => {
-      const started = performance.now();
       const listener = record(queue);
       await waitFor(() => listener.got.length >= 100, 10_000, "100 messages");
-      const elapsed = performance.now() - started;
       await listener.stop();
       assert.deepEqual(
         listener.got.map((m) => m.i).sort((a, b) => a - b),
         Array.from({ length: 100 }, (_, i) => i),
       );
-      console.log(`drained 100 waiting messages in ${elapsed.toFixed(0)} ms`);
     },
     undefined,
     (path) => enqueueFromChild(path, 100),
   );
-});
-
-Deno.test("DenoKvMessageQueue: cross-process while listening, with pollInterval", async () => {
-  await withQueue(async ({ queue, path }) => {
-    const listener = record(queue);
-    await sleep(200);
-    await enqueueFromChild(path, 100);
-    const enqueued = performance.now();
-    await waitFor(() => listener.got.length >= 100, 10_000, "100 messages");
-    const elapsed = performance.now() - enqueued;
-    await listener.stop();
-    assert.equal(new Set(listener.got.map((m) => m.i)).size, 100);
-    console.log(
-      `picked up 100 messages from another process ${elapsed.toFixed(0)} ms ` +
-        `after it finished (pollInterval 500 ms)`,
-    );
-  }, { pollInterval: { milliseconds: 500 } });
 });
 
 Deno.test({
@@ -513,5 +437,42 @@ Deno.test({
           `${(elapsed / 1000).toFixed(1)} s after it finished`,
       );
     });
+  },
+});
+
+// Why the `deno-kv` driver says `delivery: "at-least-once"`: a message
+// handed out more than 5 s after it became ready (as every message another
+// process enqueued is, at Deno KV's poll) already has a running deadline in
+// the past, and a cleanup (here: another handle opening the file) puts it
+// back while its handler runs; the listener gets it again at its next poll.
+Deno.test({
+  name:
+    "DenoKvMessageQueue: Deno KV itself can deliver a handled message twice",
+  ignore: !Deno.env.get("SLOW_TESTS"),
+  async fn() {
+    await withQueue(
+      async ({ queue, path }) => {
+        const counts = new Map<number, number>();
+        const listener = record(queue, async (m: { i: number }) => {
+          counts.set(m.i, (counts.get(m.i) ?? 0) + 1);
+          await sleep(2000);
+        });
+        await waitFor(() => counts.size >= 10, 10_000, "10 messages");
+        const other = await Deno.openKv(path); // its cleanup runs on open
+        other.close();
+        await waitFor(
+          () => [...counts.values()].every((n) => n >= 2),
+          90_000,
+          "the redeliveries",
+        );
+        await listener.stop();
+        console.log(`deliveries per message: ${[...counts.values()]}`);
+      },
+      undefined,
+      async (path) => {
+        await enqueueFromChild(path, 10);
+        await sleep(5500);
+      },
+    );
   },
 });
