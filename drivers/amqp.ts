@@ -1,11 +1,28 @@
 /**
- * RabbitMQ through the bench's own {@link AmqpMessageQueue} on `amqplib`
- * (`@fedify/amqp` is not on the npm registry).  Each run uses its own queue
- * names, prefixed with the run id, and deletes them afterwards.
+ * RabbitMQ through `AmqpMessageQueue`, imported as `@fedify/amqp`: that
+ * package is not on the npm registry, so `deno.json` maps the name to the
+ * bench's stand-in, `drivers/standins/amqp.ts`, whose module documentation
+ * lists how it differs from upstream.  The queue runs with upstream's
+ * defaults except its names: each run uses its own ready queue and delay
+ * queue prefix, both named after the run id, and deletes them afterwards.
+ *
+ * Upstream's class has no way to list or delete the delay queues it makes
+ * (they expire a minute after their delay), so this driver wraps the queue
+ * it gives Fedify: the first time a process enqueues with a given delay,
+ * the wrapper records that delay queue's name in a registry queue, which
+ * `cleanup()` drains to delete them.  That costs one extra publish per
+ * distinct delay per process and nothing otherwise.
  *
  * @module
  */
-import { type ChannelModel, connect } from "amqplib";
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+import { type Channel, type ChannelModel, connect } from "amqplib";
+import { Buffer } from "node:buffer";
 import type { Driver, Json } from "../lib/driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import { AmqpMessageQueue } from "@fedify/amqp";
@@ -13,15 +30,41 @@ import { AmqpMessageQueue } from "@fedify/amqp";
 /** What the sender and worker processes need to open the queue. */
 interface AmqpConfig {
   readonly url: string;
+  /** The ready queue, also the prefix of the registry's name. */
   readonly queue: string;
+  /** The delay queues' prefix, which the delay in milliseconds follows. */
+  readonly delayedQueuePrefix: string;
   readonly [key: string]: Json;
+}
+
+/** The queue that records every delay queue made during a run. */
+function registryOf(config: AmqpConfig): string {
+  return `${config.queue}.delays`;
+}
+
+/**
+ * The delay queue `AmqpMessageQueue` publishes a message with this delay
+ * to (no ordering), or `undefined` when it goes to the ready queue.  It
+ * follows the stand-in's (and upstream's) naming: the prefix, then the
+ * delay in whole milliseconds.
+ */
+function delayQueueOf(
+  config: AmqpConfig,
+  options?: MessageQueueEnqueueOptions,
+): string | undefined {
+  const delay = options?.delay?.total("millisecond") ?? 0;
+  return delay > 0
+    ? `${config.delayedQueuePrefix}${Math.ceil(delay)}`
+    : undefined;
 }
 
 /**
  * Opens a connection whose failures surface through the calls that use it.
- * `noDelay` turns Nagle's algorithm off, which `amqplib` leaves on: with it,
- * every confirmed publish waited about 40 ms (Nagle plus delayed ACKs)
- * instead of about 1.3 ms.
+ * `noDelay` turns Nagle's algorithm off, which `amqplib` leaves on: with
+ * it, a publish followed by a wait for the broker (a declaration, a
+ * confirm) took about 40 ms (Nagle plus delayed ACKs) instead of about
+ * 1 ms.  Upstream leaves the connection to the application; this is the
+ * setting a deployment that measured it would pick.
  */
 async function open(url: string): Promise<ChannelModel> {
   const connection = await connect(url, { noDelay: true });
@@ -35,24 +78,142 @@ async function close(connection: ChannelModel): Promise<void> {
   await connection.close().catch(() => {});
 }
 
+/** Runs `fn` on a channel of its own, closed afterwards. */
+async function withChannel<T>(
+  connection: ChannelModel,
+  fn: (channel: Channel) => Promise<T>,
+): Promise<T> {
+  const channel = await connection.createChannel();
+  channel.on("error", () => {/* the failing call rejects */});
+  try {
+    return await fn(channel);
+  } finally {
+    await channel.close().catch(() => {});
+  }
+}
+
+/**
+ * Deletes the run's ready queue, the delay queues its registry names, and
+ * the registry, with the messages they hold.
+ */
+async function dropQueues(
+  connection: ChannelModel,
+  config: AmqpConfig,
+): Promise<void> {
+  await withChannel(connection, async (channel) => {
+    const registry = registryOf(config);
+    await channel.assertQueue(registry, { durable: true });
+    const names = new Set<string>();
+    while (true) {
+      const entry = await channel.get(registry, { noAck: true });
+      if (entry === false) break;
+      names.add(entry.content.toString("utf-8"));
+    }
+    for (const name of [...names, config.queue, registry]) {
+      await channel.deleteQueue(name);
+    }
+  });
+}
+
+/**
+ * The queue Fedify gets: `AmqpMessageQueue` itself, plus a note in the
+ * registry the first time this process enqueues with a new delay.
+ */
+class RecordingQueue implements MessageQueue {
+  readonly #inner: AmqpMessageQueue;
+  readonly #connection: ChannelModel;
+  readonly #config: AmqpConfig;
+  readonly #recorded = new Map<string, Promise<void>>();
+
+  /** Whether RabbitMQ retries failed messages: the inner queue's setting. */
+  get nativeRetrial(): boolean {
+    return this.#inner.nativeRetrial;
+  }
+
+  constructor(
+    inner: AmqpMessageQueue,
+    connection: ChannelModel,
+    config: AmqpConfig,
+  ) {
+    this.#inner = inner;
+    this.#connection = connection;
+    this.#config = config;
+  }
+
+  /** Records a delayed message's delay queue in the registry, once. */
+  #record(options?: MessageQueueEnqueueOptions): Promise<void> {
+    const name = delayQueueOf(this.#config, options);
+    if (name == null) return Promise.resolve();
+    let recording = this.#recorded.get(name);
+    if (recording == null) {
+      recording = withChannel(this.#connection, async (channel) => {
+        const registry = registryOf(this.#config);
+        await channel.assertQueue(registry, { durable: true });
+        channel.sendToQueue(registry, Buffer.from(name, "utf-8"), {
+          persistent: true,
+        });
+      });
+      this.#recorded.set(name, recording);
+      recording.catch(() => this.#recorded.delete(name));
+    }
+    return recording;
+  }
+
+  async enqueue(
+    // deno-lint-ignore no-explicit-any
+    message: any,
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    await this.#record(options);
+    await this.#inner.enqueue(message, options);
+  }
+
+  async enqueueMany(
+    // deno-lint-ignore no-explicit-any
+    messages: readonly any[],
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    await this.#record(options);
+    await this.#inner.enqueueMany(messages, options);
+  }
+
+  getDepth(): Promise<MessageQueueDepth> {
+    return this.#inner.getDepth();
+  }
+
+  listen(
+    // deno-lint-ignore no-explicit-any
+    handler: (message: any) => Promise<void> | void,
+    options?: MessageQueueListenOptions,
+  ): Promise<void> {
+    return this.#inner.listen(handler, options);
+  }
+}
+
 /** A RabbitMQ queue: durable, persistent, acknowledged after handling. */
 export const amqpDriver: Driver = {
   name: "amqp",
-  description:
-    "RabbitMQ via the bench's AmqpMessageQueue (amqplib; durable, confirmed)",
+  description: "RabbitMQ via AmqpMessageQueue (@fedify/amqp stand-in; " +
+    "upstream defaults, acknowledged after the handler)",
   crossProcess: true,
   service: rabbitmqService,
+  queueSpecifier: "@fedify/amqp",
   packages: ["amqplib"],
   async prepare({ runId, serviceUrl }) {
     if (serviceUrl == null) throw new Error("amqp: no server URL");
-    const config: AmqpConfig = { url: serviceUrl, queue: `fqb.${runId}` };
+    const config: AmqpConfig = {
+      url: serviceUrl,
+      queue: `fqb.${runId}`,
+      delayedQueuePrefix: `fqb.${runId}.delayed_`,
+    };
     const connection = await open(serviceUrl);
     try {
-      // Declare the queues up front, so the worker and the sender need not
-      // race; then empty them in case a run with this id left something.
-      const queue = new AmqpMessageQueue(connection, { queue: config.queue });
-      await queue.drop();
-      await queue.initialize();
+      // Empty whatever a run with this id left, then declare the ready
+      // queue up front, so the worker and the sender need not race.
+      await dropQueues(connection, config);
+      await withChannel(connection, async (channel) => {
+        await channel.assertQueue(config.queue, { durable: true });
+      });
     } finally {
       await close(connection);
     }
@@ -61,8 +222,7 @@ export const amqpDriver: Driver = {
       async cleanup() {
         const connection = await open(serviceUrl);
         try {
-          await new AmqpMessageQueue(connection, { queue: config.queue })
-            .drop();
+          await dropQueues(connection, config);
         } finally {
           await close(connection);
         }
@@ -70,10 +230,14 @@ export const amqpDriver: Driver = {
     };
   },
   async open(config) {
-    const { url, queue } = config as AmqpConfig;
-    const connection = await open(url);
+    const amqp = config as AmqpConfig;
+    const connection = await open(amqp.url);
+    const queue = new AmqpMessageQueue(connection, {
+      queue: amqp.queue,
+      delayedQueuePrefix: amqp.delayedQueuePrefix,
+    });
     return {
-      queue: new AmqpMessageQueue(connection, { queue }),
+      queue: new RecordingQueue(queue, connection, amqp),
       close: () => close(connection),
     };
   },

@@ -1,54 +1,84 @@
 /**
- * A Fedify `MessageQueue` on RabbitMQ (AMQP 0-9-1, through `amqplib`).
- * `@fedify/amqp` is not on the npm registry, so the bench has its own; it
- * follows the same design and adds publisher confirms, a bounded prefetch
- * and ordering without broker plugins.
+ * A stand-in for `@fedify/amqp` 2.3.6: a Fedify `MessageQueue` on RabbitMQ
+ * (AMQP 0-9-1, through `amqplib`).  The package is not on the npm registry,
+ * so `deno.json` maps its name to this module.  The class, its constructor
+ * and its options carry upstream's names and defaults (`queue`
+ * `"fedify_queue"`, `delayedQueuePrefix` `"fedify_delayed_"`, `durable`
+ * `true`, `nativeRetrial` `false`, `ordering` off unless given, with
+ * `exchange` `"fedify_ordering"`, `queuePrefix` `"fedify_ordering_"` and
+ * `partitions` `4`), and it publishes, consumes and names queues as
+ * upstream's `packages/amqp/src/mq.ts` does, except for the differences
+ * below.
  *
- * Semantics:
+ * Kept as upstream has it:
  *
- * - **Durability.**  Every queue is durable and every message persistent.
- *   `enqueue()` and `enqueueMany()` resolve only after the broker has
- *   confirmed every message (publisher confirms), so a resolved enqueue
- *   survives a broker restart.
- * - **Acknowledgement.**  `listen()` hands messages to the handler one at a
- *   time and acknowledges each only after the handler's promise settles.  A
- *   listener that dies (or a connection that drops) before that leaves the
- *   message to be redelivered: delivery is at least once.  Note that Fedify's
- *   `ParallelMessageQueue` resolves the handler it gives its inner queue as
- *   soon as a worker slot is free, so under it "after the handler" means
- *   "once a worker has started on it".
- * - **Failures.**  With `nativeRetrial: false` (the default, as in Fedify's
- *   own AMQP queue) a message is acknowledged even when the handler throws:
- *   Fedify has then already scheduled its own retry with its backoff policy.
- *   With `nativeRetrial: true` a failed message is rejected with requeue, and
- *   RabbitMQ redelivers it at once, without backoff.
- * - **Delays.**  A delayed message waits in a queue per delay whose
- *   `x-message-ttl` is that delay and whose dead-letter target is the ready
- *   queue; such queues delete themselves (`x-expires`) a minute after their
- *   last use.  Delays are rounded up to two significant digits (at most 10 %
- *   later) so that jittered retries share a few queues instead of making one
- *   each.  A delay is a lower bound: the message becomes ready no earlier.
- *   RabbitMQ moves an expired message from a classic queue to its target
- *   without confirmation, so a broker crash at that moment can lose it.
- * - **Ordering.**  Messages with an `orderingKey` go to one of
- *   `orderingPartitions` partition queues, chosen by a hash of the key.  Each
- *   partition is a single-active-consumer queue, so across all processes one
- *   listener at a time receives it, in FIFO order, and hands it to the
- *   handler one message at a time.  Messages with the same key are therefore
- *   handled in enqueue order, one after another, as long as they carry the
- *   same delay (a delayed message joins its partition when its delay ends)
- *   and the handler succeeds (a message requeued by `nativeRetrial` can be
- *   overtaken by the ones already prefetched).  Under `ParallelMessageQueue`
- *   only the start order holds, as the note on acknowledgement explains.
- * - **Prefetch.**  Each listener lets the broker push up to `prefetch`
- *   unacknowledged messages per consumed queue ahead of the handler, which
- *   hides the round trip of one acknowledgement; it does not make handlers
- *   run concurrently.
+ * - Plain (non-confirm) channels: `enqueue()` and `enqueueMany()` resolve
+ *   once `amqplib` has buffered the messages, before the broker has them;
+ *   write back-pressure is ignored.  Messages are persistent and queues
+ *   durable when `durable` is on.
+ * - `listen()` sets `prefetch(1)` (per consumer) and consumes the ready
+ *   queue, plus each ordering partition when `ordering` is given.
+ * - A delayed message waits in `delayedQueuePrefix + delay` (the delay in
+ *   milliseconds, not rounded) whose `x-message-ttl` is the delay, whose
+ *   dead-letter target is the ready queue, and which expires 60 s after
+ *   its delay without use; every delayed enqueue re-declares that queue.
+ * - `getDepth()` counts `ready` in the ready and partition queues and
+ *   `delayed` in the delay queues this instance enqueued to; messages
+ *   handed to a listener and not yet acknowledged count in neither.
+ * - `nativeRetrial: false` acknowledges a message whether the handler
+ *   succeeded or not (Fedify schedules its own retry); `true` rejects a
+ *   failed one with requeue, and RabbitMQ redelivers it at once.
  *
- * Names: the ready queue is `queue`; partitions are `queue.ordering.N`, delay
- * queues `queue.delay.MS` (and `queue.delay.MS.ordering.N`), and
- * `queue.delays` records every delay queue made so that {@link
- * AmqpMessageQueue.drop} can find them.
+ * Differences that can change a result:
+ *
+ * - **Acknowledgement.**  Upstream's `listen()`, with `nativeRetrial:
+ *   false`, acknowledges every delivery in a `finally` right after
+ *   calling the handler and, when the handler returns a promise (Fedify's
+ *   always does), again once it settles.  RabbitMQ answers the second
+ *   acknowledgement with `406 PRECONDITION_FAILED - unknown delivery tag`
+ *   and closes the channel, so the listener receives nothing more and its
+ *   `listen()` never settles (see `amqp.test.ts`).  The first, early
+ *   acknowledgement also means a crash mid-handler loses the message, and
+ *   that the broker sends the next delivery at once, so handlers overlap
+ *   without bound until then.  This stand-in acknowledges each delivery
+ *   once, after its handler settles: at least once, never lost by a dying
+ *   listener.
+ * - **Handler concurrency.**  Upstream calls the handler from the consume
+ *   callback, so each consumer (the ready queue and every partition) may
+ *   run a handler at once (with `nativeRetrial: true`, where acks wait for
+ *   the handler).  This stand-in runs one handler at a time per `listen()`
+ *   across all its consumers; Fedify's `ParallelMessageQueue` adds
+ *   concurrency, as it does upstream.
+ * - **A lost channel or connection.**  Upstream's `listen()` then never
+ *   settles; this one rejects, so a worker does not stall silently.  On
+ *   abort it stops consuming, waits for the running handler, closes the
+ *   channel (returning prefetched messages) and resolves; upstream closes
+ *   the channel at once, so with `nativeRetrial: true` a running handler's
+ *   acknowledgement fails and its message is delivered again.  A message that is not JSON is rejected
+ *   without requeue; upstream's consume callback throws and leaves it
+ *   unacknowledged, which with `prefetch(1)` blocks that consumer.
+ * - **Ordering.**  Upstream routes messages with an `orderingKey` through
+ *   an `x-consistent-hash` exchange (`ordering.exchange`, which needs the
+ *   `rabbitmq_consistent_hash_exchange` plugin) to
+ *   `ordering.queuePrefix + N`.  The bench's RabbitMQ runs no plugins, so
+ *   this stand-in picks the partition itself (FNV-1a of the key modulo
+ *   `partitions`) and publishes to it directly; `exchange` is accepted and
+ *   unused.  Partitions are single-active-consumer queues in both.  A key
+ *   may land in a different partition than upstream would put it in.
+ * - **Delayed messages with an ordering key.**  Upstream uses one queue,
+ *   `delayedQueuePrefix + "ordering_" + delay`, whose dead-letter routing
+ *   key is the first message's ordering key: a later message with another
+ *   key and the same delay fails the re-declaration (406), and every
+ *   message in it goes to the first key's partition.  This stand-in uses
+ *   one queue per partition, `delayedQueuePrefix + "ordering_" + delay +
+ *   "_" + N`, dead-lettered to that partition.
+ * - **Fractional delays** are rounded up to whole milliseconds (RabbitMQ
+ *   takes only whole TTLs); upstream names the queue after the fraction
+ *   and asks for a fractional TTL.  Fedify's retry delays are whole.
+ * - **Re-declaration failures.**  Upstream retries a delay queue's
+ *   declaration without `x-expires` after a 406 (queues made by older
+ *   versions), and keeps a sender channel that closed; this stand-in does
+ *   neither retry and opens a fresh sender channel after one closes.
  *
  * @module
  */
@@ -58,61 +88,67 @@ import type {
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
-import type {
-  Channel,
-  ChannelModel,
-  ConfirmChannel,
-  ConsumeMessage,
-} from "amqplib";
+import type { Channel, ChannelModel, ConsumeMessage } from "amqplib";
 import { Buffer } from "node:buffer";
 
-/** Options for {@link AmqpMessageQueue}. */
+/**
+ * Options for ordering keys in {@link AmqpMessageQueue}, as upstream's
+ * `AmqpOrderingOptions`.
+ */
+export interface AmqpOrderingOptions {
+  /**
+   * The consistent-hash exchange upstream routes ordered messages through.
+   * Accepted for compatibility and unused: this stand-in picks partitions
+   * itself (see the module documentation).
+   * @default "fedify_ordering"
+   */
+  readonly exchange?: string;
+  /**
+   * The prefix of the partition queues, followed by the partition number.
+   * @default "fedify_ordering_"
+   */
+  readonly queuePrefix?: string;
+  /**
+   * How many partition queues there are.
+   * @default 4
+   */
+  readonly partitions?: number;
+}
+
+/** Options for {@link AmqpMessageQueue}, as upstream's. */
 export interface AmqpMessageQueueOptions {
   /**
-   * The name of the ready queue, and the prefix of every other queue this
-   * queue makes.
+   * The ready queue's name.
+   * @default "fedify_queue"
    */
-  readonly queue: string;
+  readonly queue?: string;
   /**
-   * How many unacknowledged messages the broker may push to a listener ahead
-   * of the handler, per consumed queue.  Measured locally, 5 or more keeps
-   * a listener busy; more only lets one process hoard messages that another
-   * could handle.
-   * @default 20
+   * The prefix of the delay queues' names, followed by the delay in
+   * milliseconds.  Delay queues are not named after `queue`: give queues
+   * that share a broker their own prefix.
+   * @default "fedify_delayed_"
    */
-  readonly prefetch?: number;
+  readonly delayedQueuePrefix?: string;
   /**
-   * Whether RabbitMQ, not Fedify, retries failed messages (by requeueing
-   * them at once).
+   * Whether the queues survive a broker restart and messages are
+   * persistent.
+   * @default true
+   */
+  readonly durable?: boolean;
+  /**
+   * Whether RabbitMQ, not Fedify, retries failed messages: `true` rejects a
+   * failed message with requeue; `false` acknowledges it either way.
    * @default false
    */
   readonly nativeRetrial?: boolean;
   /**
-   * How many partition queues carry messages that have an ordering key.
-   * `0` turns ordering off: ordering keys are then ignored.
-   * @default 4
+   * Turns ordering keys on; without it they are ignored.
    */
-  readonly orderingPartitions?: number;
+  readonly ordering?: AmqpOrderingOptions;
 }
 
-/** A delay queue lives this long past its own delay without use. */
+/** A delay queue expires this long past its own delay without use. */
 const DELAY_QUEUE_EXPIRY_MARGIN_MS = 60_000;
-/** Re-declaring a delay queue this often keeps it from expiring. */
-const DELAY_QUEUE_RENEW_MS = 10_000;
-/** RabbitMQ's limit for `x-message-ttl` and `x-expires`. */
-const MAX_TTL_MS = 2 ** 32 - 1;
-
-/**
- * Rounds a delay up to two significant digits (1234 ms → 1300 ms), so that
- * nearby delays share a queue.
- */
-export function delayBucket(ms: number): number {
-  const whole = Math.max(1, Math.ceil(ms));
-  const digits = String(whole).length;
-  if (digits <= 2) return whole;
-  const step = 10 ** (digits - 2);
-  return Math.ceil(whole / step) * step;
-}
 
 /** A stable 32-bit FNV-1a hash of a string's UTF-16 code units. */
 function hash(text: string): number {
@@ -131,17 +167,15 @@ interface Route {
 }
 
 /**
- * A Fedify message queue on RabbitMQ.  See the module documentation for its
- * semantics.  The connection belongs to the caller, who closes it after
- * every listener has stopped.  Open it with `noDelay: true`: `amqplib`
- * leaves Nagle's algorithm on, and every confirmed enqueue then takes about
- * 40 ms instead of about 1 ms.
+ * A Fedify message queue on RabbitMQ, standing in for `@fedify/amqp`'s
+ * class of the same name; the module documentation lists how it differs.
+ * The connection belongs to the caller, who closes it after every listener
+ * has stopped.
  *
  * @example
  * ```ts
  * import { connect } from "amqplib";
- * const connection = await connect("amqp://127.0.0.1", { noDelay: true });
- * const queue = new AmqpMessageQueue(connection, { queue: "fedify" });
+ * const queue = new AmqpMessageQueue(await connect("amqp://127.0.0.1"));
  * ```
  */
 export class AmqpMessageQueue implements MessageQueue {
@@ -149,114 +183,72 @@ export class AmqpMessageQueue implements MessageQueue {
   readonly nativeRetrial: boolean;
   readonly #connection: ChannelModel;
   readonly #queue: string;
-  readonly #prefetch: number;
-  readonly #partitions: number;
-  #publisher?: Promise<ConfirmChannel>;
-  /** Delay queues this instance declared: name → when, and its delay. */
-  readonly #delayQueues = new Map<string, { declared: number; ms: number }>();
+  readonly #delayedQueuePrefix: string;
+  readonly #durable: boolean;
+  readonly #ordering?: { readonly prefix: string; readonly partitions: number };
+  #sender?: Promise<Channel>;
+  /** Delay queues this instance enqueued to, for {@link getDepth}. */
+  readonly #delayQueues = new Set<string>();
 
   /**
+   * Creates a queue on an open connection; nothing is declared until the
+   * first enqueue or listen.
    * @param connection An open `amqplib` connection.
-   * @param options The queue name and tuning.
+   * @param options Queue names and behaviour; every one is optional.
    */
-  constructor(connection: ChannelModel, options: AmqpMessageQueueOptions) {
-    if (options.queue === "") throw new TypeError("queue must not be empty");
+  constructor(connection: ChannelModel, options: AmqpMessageQueueOptions = {}) {
     this.#connection = connection;
-    this.#queue = options.queue;
-    this.#prefetch = options.prefetch ?? 20;
-    this.#partitions = options.orderingPartitions ?? 4;
+    this.#queue = options.queue ?? "fedify_queue";
+    this.#delayedQueuePrefix = options.delayedQueuePrefix ?? "fedify_delayed_";
+    this.#durable = options.durable ?? true;
     this.nativeRetrial = options.nativeRetrial ?? false;
-    if (!Number.isInteger(this.#prefetch) || this.#prefetch < 1) {
-      throw new RangeError("prefetch must be a positive integer");
-    }
-    if (!Number.isInteger(this.#partitions) || this.#partitions < 0) {
-      throw new RangeError("orderingPartitions must be a whole number");
+    if (options.ordering != null) {
+      const partitions = options.ordering.partitions ?? 4;
+      if (!Number.isInteger(partitions) || partitions < 1) {
+        throw new RangeError("ordering.partitions must be a positive integer");
+      }
+      this.#ordering = {
+        prefix: options.ordering.queuePrefix ?? "fedify_ordering_",
+        partitions,
+      };
     }
   }
 
   /** The ready queue and the ordering partitions: what listeners consume. */
   get #consumed(): string[] {
-    return [
-      this.#queue,
-      ...Array.from(
-        { length: this.#partitions },
-        (_, i) => `${this.#queue}.ordering.${i}`,
-      ),
-    ];
+    const names = [this.#queue];
+    for (let i = 0; i < (this.#ordering?.partitions ?? 0); i++) {
+      names.push(`${this.#ordering!.prefix}${i}`);
+    }
+    return names;
   }
 
-  get #registry(): string {
-    return `${this.#queue}.delays`;
-  }
-
-  /** Declares the ready, partition and registry queues (idempotent). */
+  /** Declares the ready queue and the partitions (idempotent). */
   async #declare(channel: Channel): Promise<void> {
-    await channel.assertQueue(this.#queue, { durable: true });
+    await channel.assertQueue(this.#queue, { durable: this.#durable });
     for (const name of this.#consumed.slice(1)) {
       await channel.assertQueue(name, {
-        durable: true,
+        durable: this.#durable,
         arguments: { "x-single-active-consumer": true },
       });
     }
-    await channel.assertQueue(this.#registry, { durable: true });
   }
 
-  /**
-   * Declares every queue that listeners consume.  Optional: the queue does
-   * this itself on first use; calling it early lets listeners and senders
-   * start in any order without racing.
-   */
-  async initialize(): Promise<void> {
-    await this.#withChannel((channel) => this.#declare(channel));
-  }
-
-  /**
-   * Deletes every queue this queue made, in every process: the ready queue,
-   * the partitions, and the delay queues recorded in the registry, with the
-   * messages they hold.  Call it once nothing uses the queue any more.
-   */
-  async drop(): Promise<void> {
-    await this.#withChannel(async (channel) => {
-      await channel.assertQueue(this.#registry, { durable: true });
-      const names = new Set<string>();
-      while (true) {
-        const entry = await channel.get(this.#registry, { noAck: true });
-        if (entry === false) break;
-        names.add(entry.content.toString("utf-8"));
-      }
-      for (const name of [...names, ...this.#consumed, this.#registry]) {
-        await channel.deleteQueue(name);
-      }
-    });
-    this.#delayQueues.clear();
-  }
-
-  /** Runs `fn` on a channel of its own, closed afterwards. */
-  async #withChannel<T>(fn: (channel: Channel) => Promise<T>): Promise<T> {
-    const channel = await this.#connection.createChannel();
-    channel.on("error", () => {/* the failing call rejects */});
-    try {
-      return await fn(channel);
-    } finally {
-      await channel.close().catch(() => {});
-    }
-  }
-
-  /** The shared confirm channel for publishing, opened on first use. */
-  #publisherChannel(): Promise<ConfirmChannel> {
-    if (this.#publisher != null) return this.#publisher;
+  /** The shared channel for publishing, opened on first use. */
+  #senderChannel(): Promise<Channel> {
+    if (this.#sender != null) return this.#sender;
     const opening = (async () => {
-      const channel = await this.#connection.createConfirmChannel();
-      channel.on("error", () => {/* pending publishes and calls reject */});
+      const channel = await this.#connection.createChannel();
+      channel.on("error", () => {/* the failing call rejects */});
       channel.on("close", () => {
-        if (this.#publisher === opening) this.#publisher = undefined;
+        if (this.#sender === opening) this.#sender = undefined;
       });
       await this.#declare(channel);
       return channel;
     })();
-    this.#publisher = opening;
+    this.#sender = opening;
     opening.catch(() => {
-      if (this.#publisher === opening) this.#publisher = undefined;
+      if (this.#sender === opening) this.#sender = undefined;
     });
     return opening;
   }
@@ -264,56 +256,38 @@ export class AmqpMessageQueue implements MessageQueue {
   /** Chooses the queue for a message with the given options. */
   #route(options?: MessageQueueEnqueueOptions): Route {
     const key = options?.orderingKey;
-    const target = key == null || this.#partitions === 0
+    const partition = key == null || this.#ordering == null
+      ? undefined
+      : hash(key) % this.#ordering.partitions;
+    const target = partition == null
       ? this.#queue
-      : `${this.#queue}.ordering.${hash(key) % this.#partitions}`;
+      : `${this.#ordering!.prefix}${partition}`;
     const delay = options?.delay?.total("millisecond") ?? 0;
     if (!(delay > 0)) return { queue: target };
-    const ms = delayBucket(delay);
-    if (ms + DELAY_QUEUE_EXPIRY_MARGIN_MS > MAX_TTL_MS) {
-      throw new RangeError(`delay too long for RabbitMQ: ${delay} ms`);
-    }
-    const suffix = target === this.#queue
-      ? ""
-      : target.slice(this.#queue.length);
-    return {
-      queue: `${this.#queue}.delay.${ms}${suffix}`,
-      delay: { ms, target },
-    };
+    const ms = Math.ceil(delay);
+    const queue = partition == null
+      ? `${this.#delayedQueuePrefix}${ms}`
+      : `${this.#delayedQueuePrefix}ordering_${ms}_${partition}`;
+    return { queue, delay: { ms, target } };
   }
 
-  /**
-   * Declares a delay queue unless this instance did so recently; the
-   * declaration also renews its `x-expires` lease.  The first time, records
-   * its name in the registry for {@link drop}.
-   */
-  async #declareDelayQueue(
-    channel: ConfirmChannel,
-    route: Route,
-    confirms: Promise<void>[],
-  ): Promise<void> {
+  /** Declares a delayed route's delay queue, which renews its expiry. */
+  async #declareDelayQueue(channel: Channel, route: Route): Promise<void> {
     if (route.delay == null) return;
-    const now = Date.now();
-    const known = this.#delayQueues.get(route.queue);
-    if (known != null && now - known.declared < DELAY_QUEUE_RENEW_MS) return;
     await channel.assertQueue(route.queue, {
-      durable: true,
-      arguments: {
-        "x-message-ttl": route.delay.ms,
-        "x-dead-letter-exchange": "",
-        "x-dead-letter-routing-key": route.delay.target,
-        "x-expires": route.delay.ms + DELAY_QUEUE_EXPIRY_MARGIN_MS,
-      },
+      durable: this.#durable,
+      autoDelete: true,
+      messageTtl: route.delay.ms,
+      deadLetterExchange: "",
+      deadLetterRoutingKey: route.delay.target,
+      expires: route.delay.ms + DELAY_QUEUE_EXPIRY_MARGIN_MS,
     });
-    if (known == null) {
-      const entry = Buffer.from(route.queue, "utf-8");
-      confirms.push(publish(channel, this.#registry, entry).confirmed);
-    }
-    this.#delayQueues.set(route.queue, { declared: now, ms: route.delay.ms });
+    this.#delayQueues.add(route.queue);
   }
 
   /**
-   * Enqueues a message; resolves once the broker has confirmed it.
+   * Enqueues a message.  Resolves once `amqplib` has buffered it, before
+   * the broker has it, as upstream does.
    * @param message A JSON-serializable message.
    * @param options A delay and an ordering key, both optional.
    */
@@ -326,9 +300,8 @@ export class AmqpMessageQueue implements MessageQueue {
   }
 
   /**
-   * Enqueues messages with the same options; resolves once the broker has
-   * confirmed all of them.  Each is delivered once (at least once, should a
-   * listener die before acknowledging it).
+   * Enqueues messages with the same options.  Resolves once `amqplib` has
+   * buffered them, before the broker has them, as upstream does.
    * @param messages JSON-serializable messages.
    * @param options A delay and an ordering key, both optional.
    */
@@ -337,54 +310,57 @@ export class AmqpMessageQueue implements MessageQueue {
     messages: readonly any[],
     options?: MessageQueueEnqueueOptions,
   ): Promise<void> {
-    if (messages.length < 1) return;
     const route = this.#route(options);
-    const channel = await this.#publisherChannel();
-    const confirms: Promise<void>[] = [];
-    await this.#declareDelayQueue(channel, route, confirms);
+    const channel = await this.#senderChannel();
+    await this.#declareDelayQueue(channel, route);
     for (const message of messages) {
-      const body = Buffer.from(JSON.stringify(message), "utf-8");
-      const { confirmed, writable } = publish(channel, route.queue, body);
-      confirms.push(confirmed);
-      if (!writable) await drained(channel);
+      channel.sendToQueue(
+        route.queue,
+        Buffer.from(JSON.stringify(message), "utf-8"),
+        { persistent: this.#durable, contentType: "application/json" },
+      );
     }
-    await Promise.all(confirms);
   }
 
   /**
    * Counts the messages waiting: `ready` in the ready and partition queues,
-   * `delayed` in the delay queues this instance declared (delays enqueued by
-   * other processes are not seen).  Messages handed to a listener and not
-   * yet acknowledged are not counted.  Costs one passive declaration per
-   * queue and writes nothing.
+   * `delayed` in the delay queues this instance enqueued to (delays that
+   * other processes enqueued are not seen; expired queues are forgotten).
+   * Messages handed to a listener and not yet acknowledged are not counted.
    */
   async getDepth(): Promise<MessageQueueDepth> {
     let ready = 0;
-    await this.#withChannel(async (channel) => {
-      for (const name of this.#consumed) {
-        ready += (await channel.checkQueue(name)).messageCount;
-      }
-    });
+    for (const name of this.#consumed) ready += await this.#count(name) ?? 0;
     let delayed = 0;
-    const now = Date.now();
-    for (const [name, { declared, ms }] of this.#delayQueues) {
-      if (now > declared + ms + DELAY_QUEUE_EXPIRY_MARGIN_MS) {
-        this.#delayQueues.delete(name);
-        continue;
-      }
-      // A missing queue closes the channel, hence one channel per check.
-      delayed += await this.#withChannel((channel) =>
-        channel.checkQueue(name).then((reply) => reply.messageCount)
-      ).catch(() => 0);
+    for (const name of [...this.#delayQueues]) {
+      const count = await this.#count(name);
+      if (count == null) this.#delayQueues.delete(name);
+      else delayed += count;
     }
     return { queued: ready + delayed, ready, delayed };
   }
 
+  /** A queue's ready messages, or `undefined` when it does not exist. */
+  async #count(name: string): Promise<number | undefined> {
+    // A missing queue closes the channel, hence one channel per check.
+    const channel = await this.#connection.createChannel();
+    channel.on("error", () => {/* checkQueue rejects */});
+    try {
+      return (await channel.checkQueue(name)).messageCount;
+    } catch (error) {
+      if ((error as { code?: number }).code === 404) return undefined;
+      throw error;
+    } finally {
+      await channel.close().catch(() => {});
+    }
+  }
+
   /**
-   * Consumes the ready queue and the ordering partitions, handing messages
-   * to `handler` one at a time and acknowledging each after its handler
-   * settles.  On abort, stops consuming, lets the current handler finish,
-   * returns the prefetched but unhandled messages to the queue, and resolves.
+   * Consumes the ready queue (and the ordering partitions) with
+   * `prefetch(1)` per consumer, hands messages to `handler` one at a time,
+   * and acknowledges each once, after its handler settles.  On abort, stops
+   * consuming, lets the running handler finish, returns prefetched messages
+   * to their queues, and resolves.
    *
    * @param handler Handles one message.
    * @param options The signal that ends listening.
@@ -418,7 +394,7 @@ export class AmqpMessageQueue implements MessageQueue {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       await this.#declare(channel);
-      await channel.prefetch(this.#prefetch);
+      await channel.prefetch(1);
       const tags: string[] = [];
       for (const name of this.#consumed) {
         const reply = await channel.consume(name, (message) => {
@@ -483,58 +459,4 @@ export class AmqpMessageQueue implements MessageQueue {
       // The channel closed meanwhile; the broker redelivers the message.
     }
   }
-}
-
-/** What {@link publish} returns. */
-interface Published {
-  /** Resolves once the broker has confirmed the message. */
-  readonly confirmed: Promise<void>;
-  /** `false` when the channel's buffer is full: wait for it to drain. */
-  readonly writable: boolean;
-}
-
-/**
- * Publishes `body` persistently to `queue` through the default exchange.
- * The confirmation never counts as unhandled before it is awaited.
- */
-function publish(
-  channel: ConfirmChannel,
-  queue: string,
-  body: Buffer,
-): Published {
-  let writable = true;
-  const confirmed = new Promise<void>((resolve, reject) => {
-    try {
-      writable = channel.sendToQueue(queue, body, {
-        persistent: true,
-        contentType: "application/json",
-      }, (error: unknown) => {
-        if (error == null) resolve();
-        else {
-          reject(
-            error instanceof Error
-              ? error
-              : new Error(`RabbitMQ refused a message for ${queue}`),
-          );
-        }
-      });
-    } catch (error) {
-      reject(error);
-    }
-  });
-  confirmed.catch(() => {});
-  return { confirmed, writable };
-}
-
-/** Resolves once the channel's buffer drains or the channel closes. */
-function drained(channel: Channel): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      channel.off("drain", done);
-      channel.off("close", done);
-      resolve();
-    };
-    channel.on("drain", done);
-    channel.on("close", done);
-  });
 }
