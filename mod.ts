@@ -40,9 +40,12 @@ export type {
   StartOptions,
 } from "./lib/services/types.ts";
 export type {
+  Calibration,
+  CalibrationPoint,
   ConfigurationResult,
   CrashRecord,
   Environment,
+  Implementation,
   InboxProfile,
   LogSummary,
   Outlier,
