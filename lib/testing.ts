@@ -61,6 +61,9 @@ export async function roundTrip(
   }, { signal: controller.signal });
   await opened.queue.enqueue({ hello: "world" });
   await listening;
+  // Some queues (PostgresMessageQueue 1.8.7) leave poll loops running after
+  // listen() settles; closing their client under them fails those queries.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   await opened.close();
   return received;
 }
