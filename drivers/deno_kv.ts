@@ -36,6 +36,7 @@ function denoKvDriver_(
     description,
     crossProcess,
     delivery: "at-least-once",
+    queueSpecifier: "@fedify/denokv",
     // A worker in another process sees the sender's messages only at Deno
     // KV's poll, about every 60 s: that is no stall.
     quietPeriodSeconds: crossProcess ? 60 : undefined,
