@@ -4,7 +4,8 @@
  * out removes them: the graceful one removes each folder where it was made,
  * a forced exit calls {@link Leftovers.forceCleanup}, and a bench that was
  * killed outright leaves folders whose names hold its process id, which the
- * next bench sweeps away with {@link Leftovers.sweepStale}.
+ * next bench sweeps away with {@link Leftovers.sweepStale} (on Linux: it
+ * reads `/proc`).
  *
  * A folder is named `fqb-KIND-PID-START-XXXXXX`: KIND says what it is for
  * (`run`, `redis`, …), PID and START are the owning process's id and start
@@ -24,12 +25,29 @@ export interface ProcessIdentity {
 
 const OWNED = /^fqb-.+-(\d+)-(\d+)-[^-]+$/;
 
-/** The process's state and start time from `/proc`, or `null`. */
-function readStat(pid: number): { state: string; startTime: string } | null {
+/** What the sweep reads of a process in `/proc/PID/stat`. */
+interface Stat {
+  /** Field 3: `R`, `S`, `Z`, … */
+  readonly state: string;
+  /** Field 5: the process group's id. */
+  readonly pgid: number;
+  /** Field 7: the controlling terminal, `0` for none. */
+  readonly ttyNr: number;
+  /** Field 22: the start time in clock ticks since boot. */
+  readonly startTime: string;
+}
+
+/** The process's `/proc/PID/stat` fields the sweep uses, or `null`. */
+function readStat(pid: number): Stat | null {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0], startTime: fields[19] };
+    return {
+      state: fields[0],
+      pgid: Number(fields[2]),
+      ttyNr: Number(fields[4]),
+      startTime: fields[19],
+    };
   } catch {
     return null;
   }
@@ -107,6 +125,21 @@ function processesUsing(dir: string): number[] {
     } catch { /* gone, or not ours to read */ }
   }
   return found;
+}
+
+/**
+ * SIGKILLs a process found working in a stale folder, unless it has a
+ * controlling terminal: the bench's servers and children run detached, in
+ * sessions of their own without one, while a user's shell, `less` or
+ * `tail -f` in that folder has one and is spared.  The process group goes
+ * too only if the process leads it; otherwise the process alone.
+ */
+function killStray(pid: number): void {
+  const stat = readStat(pid);
+  if (stat == null || stat.ttyNr !== 0) return;
+  try {
+    Deno.kill(stat.pgid === pid ? -pid : pid, "SIGKILL");
+  } catch { /* gone */ }
 }
 
 /** Sends `signal` to a process group, or to the process if that fails. */
@@ -188,9 +221,13 @@ export class Leftovers {
 
   /**
    * Removes the `fqb-*` folders in `root` whose owning process no longer
-   * runs (a bench that was killed, or exited by force), first killing any
-   * process still working in them (its throwaway server).  Folders of
-   * running benches, and folders whose names do not say their owner, stay.
+   * runs (a bench that was killed, or exited by force).  First it SIGKILLs
+   * each process still working in one (its working folder or command line
+   * is inside it: the dead bench's throwaway server) that has no controlling
+   * terminal, with its process group if it leads one; a process with a
+   * terminal (a user's shell or `tail -f` there) is never killed.  Folders
+   * of running benches, and folders whose names do not say their owner,
+   * stay.  Only on Linux: without `/proc` nothing is swept.
    *
    * @param root The temporary folder; {@link tempRoot} by default.
    * @returns The folders removed.
@@ -208,7 +245,7 @@ export class Leftovers {
       const owner = ownerOf(entry.name);
       if (owner == null || isRunning(owner)) continue;
       const dir = join(root, entry.name);
-      for (const pid of processesUsing(dir)) killGroup(pid, "SIGKILL");
+      for (const pid of processesUsing(dir)) killStray(pid);
       try {
         await Deno.remove(dir, { recursive: true });
         removed.push(dir);
