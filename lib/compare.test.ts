@@ -118,6 +118,27 @@ Deno.test("compare CLI: bad usage and unreadable files exit 2", async () => {
   });
 });
 
+Deno.test("compare CLI: an unexpected error exits 2, not 1 (a regression)", async () => {
+  // Valid enough to pass validation, but its receive time cannot be printed.
+  const odd = {
+    ...config("x", 10, 100, 50),
+    receiveSeconds: { toLocaleString: 0 } as unknown as number,
+  };
+  await withFiles({
+    "old.json": doc([config("x", 10, 100, 50)]),
+    "odd.json": doc([odd]),
+  }, async (path) => {
+    const result = await cli(
+      path("old.json"),
+      path("odd.json"),
+      "--fail-on-regression",
+      "10%",
+    );
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^compare: internal error/);
+  });
+});
+
 Deno.test("compare CLI: single runs with different values give no verdict", async () => {
   await withFiles({
     "old.json": doc(

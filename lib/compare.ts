@@ -5,7 +5,9 @@
  * `deno task compare OLD.json NEW.json [--fail-on-regression 10%]`
  *
  * Exit codes: 0, 1 when the gate finds a configuration worse beyond the
- * noise by more than the threshold, 2 for bad arguments or unreadable files.
+ * noise by more than the threshold (or missing from NEW), 2 for bad
+ * arguments, unreadable files, or any other error (never 1, which CI would
+ * read as a regression).
  *
  * @module
  */
@@ -121,7 +123,7 @@ function parseThreshold(text: string): number {
 /**
  * The command line: prints the comparison, and with `--fail-on-regression`
  * the gate's verdict; returns the exit code: 0, 1 when the gate fails, 2 for
- * bad arguments or unreadable files.
+ * bad arguments, unreadable files, or an unexpected error.
  */
 export async function main(args: readonly string[]): Promise<number> {
   let paths: string[];
@@ -167,7 +169,12 @@ export async function main(args: readonly string[]): Promise<number> {
       console.error(`compare: ${error.message}`);
       return 2;
     }
-    throw error;
+    console.error(
+      "compare: internal error (a results file with fields of an unexpected " +
+        "shape?); please report it with both files:",
+      error,
+    );
+    return 2;
   }
 }
 

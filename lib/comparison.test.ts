@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { INSTANT_INBOX } from "../fake_inbox/behaviour.ts";
 import {
   compareResults,
   type FigureChange,
@@ -165,6 +166,33 @@ Deno.test("compareResults: parameter differences", () => {
   assert.match(text, /No configurations/);
 });
 
+Deno.test("compareResults: any parameter that changes a figure, defaults equal", () => {
+  const same = compareResults(
+    doc([], {}),
+    doc([], { workers: 1, parallelImpl: ["fedify"], logLevel: "warning" }),
+  );
+  assert.deepEqual(same.paramDifferences, [], "absent is the default");
+  const c = compareResults(
+    doc([], {}),
+    doc([], {
+      inbox: { ...INSTANT_INBOX, errorRate: 0.1 },
+      workers: 2,
+      parallelImpl: ["fedify", "awaiting"],
+      logLevel: "debug",
+    }),
+  );
+  assert.deepEqual(
+    c.paramDifferences.map((d) => d.name),
+    ["inbox", "workers", "parallelImpl", "logLevel"],
+  );
+  const [warning, ...rest] = renderComparison(c).split("\n");
+  assert.match(
+    warning,
+    /^Warning: .*inbox none → \{.*"errorRate":0\.1,.*\}, workers 1 → 2, parallelImpl \["fedify"\] → \["fedify","awaiting"\], logLevel warning → debug\)/,
+  );
+  assert.doesNotMatch(rest.join("\n"), /parameters differ/, "one line");
+});
+
 Deno.test("compareResults: calibration unknown, the same, or different", () => {
   const unknown = compareResults(doc([]), doc([], {}, calibration(600, 9000)));
   assert.deepEqual(unknown.calibration.unknownIn, ["old"]);
@@ -312,6 +340,31 @@ Deno.test("findRegressions: worse beyond noise and the threshold, or a status", 
   );
   assert.match(gate, /- c: status ok → failed/);
   assert.match(gate, /Not judged: 3 figures with fewer than 3 runs/);
+});
+
+Deno.test("findRegressions: a configuration missing from the new file fails", () => {
+  const c = compareResults(
+    doc([
+      config("kept", 10, 100, 50),
+      config("gone", 10, 100, 50),
+      config("broken", 1, 1, 1, {}, "failed"),
+      config("never", 1, 1, 1, {}, "skipped"),
+    ]),
+    doc([config("kept", 10, 100, 50), config("added", 1, 1, 1)]),
+  );
+  const found = findRegressions(c, 10);
+  assert.deepEqual(
+    found.map((r) => [r.id, r.figure]),
+    [["gone", "missing"], ["broken", "missing"]],
+    "not when skipped in the old file, nor when only in the new",
+  );
+  const gate = renderGate(c, 10, found);
+  assert.match(gate, /FAILED, 2 regressions/);
+  assert.match(
+    gate,
+    /- gone: missing from the new file \(ok in the old one\)/,
+  );
+  assert.match(gate, /- broken: missing from the new file \(failed in/);
 });
 
 Deno.test("renderGate: passes, naming what it could not judge", () => {

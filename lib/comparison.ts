@@ -157,7 +157,12 @@ export interface CalibrationComparison {
 
 /** The comparison of two results files. */
 export interface Comparison {
-  /** Differences in `total`, `recipients`, `fanout` and `rsaBits`. */
+  /**
+   * Differences in the parameters that change what a figure measures:
+   * `total`, `recipients`, `fanout`, `rsaBits`, `inbox`, `workers`,
+   * `parallelImpl`, `logLevel`, `crash` and `axes`, an absent one counting as
+   * its default.
+   */
   readonly paramDifferences: readonly ParamDifference[];
   /** The machines' speeds. */
   readonly calibration: CalibrationComparison;
@@ -165,7 +170,26 @@ export interface Comparison {
   readonly rows: readonly ComparisonRow[];
 }
 
-const COMPARED_PARAMS = ["total", "recipients", "fanout", "rsaBits"] as const;
+/** The suite parameters that change what a figure measures. */
+const COMPARED_PARAMS = [
+  "total",
+  "recipients",
+  "fanout",
+  "rsaBits",
+  "inbox",
+  "workers",
+  "parallelImpl",
+  "logLevel",
+  "crash",
+  "axes",
+] as const satisfies readonly (keyof SuiteParams)[];
+
+/** What an absent parameter stands for (see {@link SuiteParams}). */
+const PARAM_DEFAULTS: Partial<Record<keyof SuiteParams, unknown>> = {
+  workers: 1,
+  parallelImpl: ["fedify"],
+  logLevel: "warning",
+};
 
 /**
  * The rate that normalises every compared figure: a delivery costs the
@@ -350,12 +374,10 @@ export function compareResults(
 ): Comparison {
   const paramDifferences: ParamDifference[] = [];
   for (const name of COMPARED_PARAMS) {
-    if (oldDoc.params[name] !== newDoc.params[name]) {
-      paramDifferences.push({
-        name,
-        old: oldDoc.params[name],
-        new: newDoc.params[name],
-      });
+    const old = oldDoc.params[name] ?? PARAM_DEFAULTS[name] ?? null;
+    const now = newDoc.params[name] ?? PARAM_DEFAULTS[name] ?? null;
+    if (JSON.stringify(old) !== JSON.stringify(now)) {
+      paramDifferences.push({ name, old, new: now });
     }
   }
   const calibration = compareCalibrations(oldDoc, newDoc);
@@ -398,18 +420,21 @@ export function compareResults(
 export interface Regression {
   /** The configuration id. */
   readonly id: string;
-  /** The figure, or `status` when the configuration no longer finishes. */
-  readonly figure: ComparedFigure | "status";
+  /**
+   * The figure; `status` when the configuration no longer finishes;
+   * `missing` when it is in the old file but not in the new one.
+   */
+  readonly figure: ComparedFigure | "status" | "missing";
   /**
    * How much worse, percent of the old median (the smaller of the raw and
    * normalised figures when normalised); `null` for a status.
    */
   readonly percent: number | null;
-  /** The figure's change; `null` for a status. */
+  /** The figure's change; `null` for a status or a missing configuration. */
   readonly change: FigureChange | null;
   /** The status in the old file. */
   readonly oldStatus: Status | null;
-  /** The status in the new file. */
+  /** The status in the new file; `null` when missing there. */
   readonly newStatus: Status | null;
 }
 
@@ -430,7 +455,10 @@ function worsePercent(change: FigureChange): number | null {
  * beyond the noise, with enough runs) by more than `thresholdPercent`, and
  * configurations that were `ok` or `incomplete` and now end `incomplete` or
  * `failed` (a status is no noise to judge; a `skipped` side is left out, as
- * it says the server was missing, not that the queue got worse).
+ * it says the server was missing, not that the queue got worse), and
+ * configurations of the old file missing from the new one (an interrupted or
+ * crashed suite, or a dropped driver, must not pass; again unless `skipped`
+ * in the old file, where nothing was measured).
  */
 export function findRegressions(
   comparison: Comparison,
@@ -438,6 +466,16 @@ export function findRegressions(
 ): Regression[] {
   const found: Regression[] = [];
   for (const row of comparison.rows) {
+    if (row.presence === "only in old" && row.oldStatus !== "skipped") {
+      found.push({
+        id: row.id,
+        figure: "missing",
+        percent: null,
+        change: null,
+        oldStatus: row.oldStatus,
+        newStatus: null,
+      });
+    }
     if (
       row.statusVerdict === "worse" && row.oldStatus !== "skipped" &&
       row.newStatus !== "skipped"

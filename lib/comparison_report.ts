@@ -237,6 +237,12 @@ function calibrationLines(c: CalibrationComparison): string[] {
   return lines;
 }
 
+/** A parameter's value in one line: `100`, `none`, or JSON. */
+function paramText(value: unknown): string {
+  if (value == null) return "none";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
 /**
  * Renders a comparison as a Markdown table (readable as plain text), after a
  * line on the machines' speeds and a warning when the suites' parameters
@@ -247,7 +253,7 @@ export function renderComparison(c: Comparison): string {
   const top = calibrationLines(c.calibration);
   if (c.paramDifferences.length > 0) {
     const list = c.paramDifferences
-      .map((d) => `${d.name} ${String(d.old)} → ${String(d.new)}`)
+      .map((d) => `${d.name} ${paramText(d.old)} → ${paramText(d.new)}`)
       .join(", ");
     top.unshift(
       `Warning: the suites' parameters differ (${list}); ` +
@@ -312,6 +318,9 @@ export function renderComparison(c: Comparison): string {
 
 /** `receive (s) 10.00 (9.80–10.20) → 12.50 (12.40–12.60), 25.0% worse`. */
 function regressionText(r: Regression): string {
+  if (r.figure === "missing") {
+    return `missing from the new file (${r.oldStatus} in the old one)`;
+  }
   if (r.change == null) return `status ${r.oldStatus} → ${r.newStatus}`;
   return `${FIGURE_LABELS[r.change.figure]} ${
     figureRange(r.change.oldRange)
