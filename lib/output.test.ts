@@ -1,3 +1,8 @@
+/**
+ * The results folder: the check before measuring (the folder, `charts/`
+ * and `logs/` writable, `latest.json` not a folder), and saving that goes
+ * on after a failed write and falls back to a file at the end.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkOutputDir, OutputError, ResultsOutput } from "./output.ts";
@@ -8,12 +13,49 @@ const DOCUMENT = {
   results: [],
 } as unknown as ResultsDocument;
 
-Deno.test("checkOutputDir creates the folder and leaves nothing in it", async () => {
+Deno.test("checkOutputDir creates the folder, charts/ and logs/, and leaves nothing else", async () => {
   const base = await Deno.makeTempDir();
   try {
     const out = join(base, "a", "b");
     await checkOutputDir(out);
-    assert.deepEqual([...Deno.readDirSync(out)], []);
+    assert.deepEqual(
+      [...Deno.readDirSync(out)].map((e) => e.name).sort(),
+      ["charts", "logs"],
+    );
+    assert.deepEqual([...Deno.readDirSync(join(out, "charts"))], []);
+    assert.deepEqual([...Deno.readDirSync(join(out, "logs"))], []);
+    // An earlier run's results are fine.
+    await Deno.writeTextFile(join(out, "latest.json"), "{}\n");
+    await checkOutputDir(out);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("checkOutputDir fails on a charts/ that is a file and a latest.json that is a folder", async () => {
+  const base = await Deno.makeTempDir();
+  try {
+    const charts = join(base, "charts-file");
+    const file = join(charts, "charts");
+    await Deno.mkdir(charts);
+    await Deno.writeTextFile(file, "");
+    await assert.rejects(
+      () => checkOutputDir(charts),
+      (error: unknown) =>
+        error instanceof OutputError &&
+        error.message.startsWith(`cannot write results to ${file}: `) &&
+        error.message.includes("choose another folder with --out"),
+    );
+    const json = join(base, "json-folder");
+    const folder = join(json, "latest.json");
+    await Deno.mkdir(folder, { recursive: true });
+    const expected = `cannot write results to ${folder}: it is a folder; ` +
+      "remove it or choose another folder with --out";
+    await assert.rejects(
+      () => checkOutputDir(json),
+      (error: unknown) =>
+        error instanceof OutputError && error.message === expected,
+    );
   } finally {
     await Deno.remove(base, { recursive: true });
   }

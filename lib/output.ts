@@ -24,23 +24,40 @@ function reason(error: unknown): string {
 }
 
 /**
- * Makes sure results can be written to `dir`: creates it (and its parents)
- * and writes and removes a probe file.
+ * Makes sure results can be written to `dir`, so that a bad `--out` fails
+ * before anything is measured: creates it (and its parents) and its
+ * `charts` and `logs` folders, writes and removes a probe file in each, and
+ * checks that neither `latest.json` nor `latest.md` is a folder.
  *
  * @param dir The output folder.
- * @throws {OutputError} Naming the folder and the cause.
+ * @throws {OutputError} Naming the folder, the cause and the fix.
  */
 export async function checkOutputDir(dir: string): Promise<void> {
-  const probe = join(dir, `.fqb-probe-${Deno.pid}`);
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(probe, "probe\n");
-    await Deno.remove(probe);
-  } catch (error) {
-    throw new OutputError(
-      `cannot write results to ${dir}: ${reason(error)}; ` +
-        "choose another folder with --out or make this one writable",
-    );
+  for (const folder of [dir, join(dir, "charts"), join(dir, "logs")]) {
+    const probe = join(folder, `.fqb-probe-${Deno.pid}`);
+    try {
+      await Deno.mkdir(folder, { recursive: true });
+      await Deno.writeTextFile(probe, "probe\n");
+      await Deno.remove(probe);
+    } catch (error) {
+      throw new OutputError(
+        `cannot write results to ${folder}: ${reason(error)}; ` +
+          "choose another folder with --out or make this one writable",
+      );
+    }
+  }
+  for (const name of ["latest.json", "latest.md"]) {
+    const path = join(dir, name);
+    let isFolder = false;
+    try {
+      isFolder = (await Deno.lstat(path)).isDirectory;
+    } catch { /* not there yet: written at the first save */ }
+    if (isFolder) {
+      throw new OutputError(
+        `cannot write results to ${path}: it is a folder; ` +
+          "remove it or choose another folder with --out",
+      );
+    }
   }
 }
 
