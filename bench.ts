@@ -53,6 +53,17 @@ async function list(drivers: readonly Driver[]): Promise<void> {
   }
 }
 
+/**
+ * Runs `print`, ignoring a failed write: once a closed terminal has sent
+ * SIGHUP, writing to it fails, and the bench must still stop gracefully and
+ * save its results.
+ */
+function quietly(print: () => void): void {
+  try {
+    print();
+  } catch { /* the terminal is gone */ }
+}
+
 function progressPrinter(): (progress: Progress) => void {
   const tty = Deno.stderr.isTerminal();
   let lastPlain = 0;
@@ -71,11 +82,11 @@ function progressPrinter(): (progress: Progress) => void {
       p.elapsedSeconds.toFixed(0)
     } s${eta}`;
     if (tty) {
-      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
+      quietly(() => Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`)));
     } else if (p.id !== lastId || p.elapsedSeconds - lastPlain >= 5) {
       lastId = p.id;
       lastPlain = p.elapsedSeconds;
-      console.error(text);
+      quietly(() => console.error(text));
     }
   };
 }
@@ -191,28 +202,32 @@ async function main(): Promise<number> {
     signal: interrupter.signal,
     onProgress: progressPrinter(),
     onResult: (r, resumed) => {
-      if (tty) Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
-      console.error(
-        `[${r.id}] ${resumed ? "kept from the results file: " : ""}${r.status}${
-          r.reason ? `: ${r.reason}` : ""
-        }`,
-      );
+      const kept = resumed ? "kept from the results file: " : "";
+      const why = r.reason ? `: ${r.reason}` : "";
+      quietly(() => {
+        if (tty) Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[2K"));
+        console.error(`[${r.id}] ${kept}${r.status}${why}`);
+      });
     },
   });
-  console.log(renderTable(document));
+  const table = renderTable(document);
   const saved = output.outcome;
-  if (saved.ok) {
-    console.log(
-      `Results: ${options.out}/latest.json, ${options.out}/latest.md`,
-    );
-  } else if (saved.fallbackPath != null) {
-    console.error(
-      `error: ${saved.error}; the results are in ${saved.fallbackPath} instead`,
-    );
-  } else {
-    console.error(`error: ${saved.error}; the results follow on stdout`);
-    console.log(JSON.stringify(document, null, 2));
-  }
+  quietly(() => {
+    console.log(table);
+    if (saved.ok) {
+      console.log(
+        `Results: ${options.out}/latest.json, ${options.out}/latest.md`,
+      );
+    } else if (saved.fallbackPath != null) {
+      console.error(
+        `error: ${saved.error}; the results are in ${saved.fallbackPath} ` +
+          "instead",
+      );
+    } else {
+      console.error(`error: ${saved.error}; the results follow on stdout`);
+      console.log(JSON.stringify(document, null, 2));
+    }
+  });
   if (interrupter.interrupted) return 130;
   if (!saved.ok) return 1;
   return document.results.some((r) =>

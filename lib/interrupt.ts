@@ -4,12 +4,25 @@
  * group, and wrappers (`npx`, `deno task`) pass it on again, so one key press
  * arrives several times within milliseconds: signals within a short window
  * of the first count as one.  A signal after that window forces the exit.
+ * SIGTERM and SIGHUP (a closed terminal or a dropped SSH session) stop the
+ * bench the same way; on Windows, which has only SIGINT and SIGBREAK
+ * (Ctrl-Break), those two do.
  *
  * @module
  */
 
 /** How long after the first signal further signals count as the same one. */
 export const SAME_SIGNAL_WINDOW_MS = 1500;
+
+const WINDOWS = Deno.build.os === "windows";
+
+/**
+ * The signals that stop the bench.  Windows has only SIGINT and SIGBREAK:
+ * listening to another signal there throws.
+ */
+export const STOP_SIGNALS: readonly Deno.Signal[] = WINDOWS
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Options for {@link Interrupter}. */
 export interface InterrupterOptions {
@@ -24,8 +37,9 @@ export interface InterrupterOptions {
 }
 
 /**
- * Turns SIGINT and SIGTERM into an {@link AbortSignal} for a graceful stop,
- * and a later second signal into a forced exit.
+ * Turns SIGINT, SIGTERM and SIGHUP ({@link STOP_SIGNALS}) into an
+ * {@link AbortSignal} for a graceful stop, and a later second signal into a
+ * forced exit.
  */
 export class Interrupter {
   readonly #controller = new AbortController();
@@ -62,26 +76,38 @@ export class Interrupter {
     const now = this.#now();
     if (this.#firstAt == null) {
       this.#firstAt = now;
-      this.#log(
+      this.#say(
         "\ninterrupted: stopping processes and servers… " +
           "(Ctrl-C again to force an exit)",
       );
       this.#controller.abort(new Error("interrupted"));
     } else if (now - this.#firstAt >= this.#windowMs) {
-      this.#log("\nforced exit: killing processes, removing temporary folders");
+      this.#say("\nforced exit: killing processes, removing temporary folders");
       this.#force();
     }
   }
 
-  /** Listens to SIGINT and SIGTERM. */
+  /** Listens to {@link STOP_SIGNALS}. */
   install(): void {
-    Deno.addSignalListener("SIGINT", this.#listener);
-    Deno.addSignalListener("SIGTERM", this.#listener);
+    for (const name of STOP_SIGNALS) {
+      Deno.addSignalListener(name, this.#listener);
+    }
   }
 
   /** Stops listening. */
   uninstall(): void {
-    Deno.removeSignalListener("SIGINT", this.#listener);
-    Deno.removeSignalListener("SIGTERM", this.#listener);
+    for (const name of STOP_SIGNALS) {
+      Deno.removeSignalListener(name, this.#listener);
+    }
+  }
+
+  /**
+   * Logs a line, never throwing: after SIGHUP the terminal is gone and
+   * writing to it fails, yet the bench must still stop.
+   */
+  #say(line: string): void {
+    try {
+      this.#log(line);
+    } catch { /* no one to tell */ }
   }
 }
