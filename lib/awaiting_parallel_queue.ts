@@ -39,12 +39,13 @@ export function wrapParallel(
 
 /**
  * A `MessageQueue` that handles up to `workers` messages of the queue it
- * wraps at once, like Fedify 2.3's `ParallelMessageQueue`: `enqueue`,
+ * wraps at once, like Fedify 2.3.6's `ParallelMessageQueue`: `enqueue`,
  * `enqueueMany` and `getDepth` pass through to the wrapped queue,
- * `nativeRetrial` is the wrapped queue's, and messages with the same
- * `__fedify_ordering_key__` are handled one after the other.
+ * `nativeRetrial` is the wrapped queue's, messages with the same
+ * `__fedify_ordering_key__` are handled one after the other, and each
+ * handler call starts behind a `setTimeout(0)`, as Fedify's does.
  *
- * It differs from Fedify's in exactly two ways:
+ * It differs from Fedify's in two ways that are the point of it:
  *
  * 1. **The wrapped queue's handler settles when the message is done.**
  *    Fedify's handler returns as soon as a worker slot is free and the work
@@ -55,8 +56,13 @@ export function wrapParallel(
  *    reaches the queue's own retry (`nativeRetrial`).  Here the handler
  *    resolves once the work finished and rejects with the work's error, so
  *    the queue acknowledges after processing and retries natively.  The
- *    price: a queue that awaits each handler before taking the next message
- *    gets no parallelism from this wrapper beyond its own concurrency.
+ *    price: the parallelism is only the wrapped queue's own concurrency of
+ *    handler calls.  A queue that awaits each handler before taking the next
+ *    message (AMQP with prefetch 1) gets none; one that starts a poll loop
+ *    per notification and removes each message before calling its handler
+ *    (`@fedify/postgres` and `@fedify/redis` 1.8.7) gets it, but the messages
+ *    its loops hold while waiting for a slot are already gone from the queue,
+ *    so a worker killed then loses them under either wrapper.
  * 2. **A failed message frees its slot.**  Fedify keeps every worker's
  *    promise in a map and waits for a free slot with `Promise.any`, removing
  *    only the worker that fulfilled; a rejected worker is never removed, so
@@ -65,6 +71,28 @@ export function wrapParallel(
  *    handling anything (and each rejection is an unhandled promise rejection
  *    until the next message arrives).  Here a worker's slot is released
  *    whether its message succeeded or failed.
+ *
+ * And in smaller ways, each of which can only keep it from going wrong where
+ * Fedify's would:
+ *
+ * - **The ordering key is waited for before the slot, not after.**  Fedify
+ *   waits for a free slot, then for the message's ordering key, and starts
+ *   the message once it has the key without looking at the slots again: the
+ *   limit then rests on the key's previous holder still being counted, and
+ *   the message goes ahead of any that waited for a slot meanwhile (with a
+ *   queue that calls the handler concurrently: Deno KV's `listenQueue`, the
+ *   poll loops above).  Here a message waits for its key first, holding no
+ *   slot, then queues for a slot in turn, and never runs beyond `workers`.
+ * - **The key is handed straight on.**  Fedify frees a finished message's
+ *   ordering key and then wakes the next message waiting for it, which takes
+ *   the key a microtask later; a newcomer with the same key that looks in
+ *   between finds it free, and two messages with one key run at once.  Here
+ *   the key passes to the next waiter directly.
+ * - **Arguments are checked.**  `workers` must be a whole number ≥ 1 (Fedify
+ *   takes any number, and with 0 fails every message with `AggregateError`).
+ * - **It refuses to wrap Fedify's `ParallelMessageQueue` too**, not only
+ *   itself (Fedify refuses only its own class): nesting either would make
+ *   the outer wrapper's limit and acknowledgement meaningless.
  */
 export class AwaitingParallelMessageQueue implements MessageQueue {
   /** The wrapped queue. */
@@ -76,7 +104,7 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
   /** The wrapped queue's, when it has one. */
   readonly getDepth?: () => Promise<MessageQueueDepth>;
   /** Ordering keys being handled, with the messages waiting for each. */
-  #keys = new Map<string, (() => void)[]>();
+  #keys = new Map<unknown, (() => void)[]>();
 
   /**
    * Wraps `queue`.
@@ -142,7 +170,7 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
    */
   listen(
     handler: (message: unknown) => Promise<void> | void,
-    options?: MessageQueueListenOptions,
+    options: MessageQueueListenOptions = {},
   ): Promise<void> {
     const slots = new Slots(this.workers);
     return this.queue.listen(
@@ -161,6 +189,9 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
     try {
       await slots.acquire();
       try {
+        // Fedify's yield before each handler (a timer, clamped to ≥ 4 ms once
+        // nested 5 deep), so that the wrappers differ only as documented.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         await handler(message);
       } finally {
         slots.release();
@@ -170,7 +201,7 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
     }
   }
 
-  #takeKey(key: string): Promise<void> {
+  #takeKey(key: unknown): Promise<void> {
     const waiting = this.#keys.get(key);
     if (waiting == null) {
       this.#keys.set(key, []);
@@ -180,7 +211,7 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
   }
 
   /** Hands the key to the next message waiting for it, or frees it. */
-  #releaseKey(key: string): void {
+  #releaseKey(key: unknown): void {
     const next = this.#keys.get(key)?.shift();
     if (next == null) this.#keys.delete(key);
     else next();
@@ -189,16 +220,15 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
 
 /**
  * The ordering key of a message in the wrapper format Fedify's Deno KV and
- * Workers queues deliver (`__fedify_ordering_key__`); other queues order
- * messages themselves.
+ * Workers queues deliver (`__fedify_ordering_key__`), whatever its type, as
+ * Fedify takes it; other queues order messages themselves.
  */
-function orderingKey(message: unknown): string | undefined {
+function orderingKey(message: unknown): unknown {
   if (
     message != null && typeof message === "object" &&
     "__fedify_ordering_key__" in message
   ) {
-    const key = message.__fedify_ordering_key__;
-    return typeof key === "string" ? key : undefined;
+    return message.__fedify_ordering_key__;
   }
   return undefined;
 }

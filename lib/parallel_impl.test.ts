@@ -9,6 +9,7 @@ import addFormats from "ajv-formats";
 import { builtinDrivers, findDriver } from "../drivers/mod.ts";
 import { HELP, parseCli, suiteParams, UsageError } from "./params.ts";
 import { label, renderTable } from "./report.ts";
+import { postgresService, ServiceManager } from "./services/mod.ts";
 import { expandConfigurations, idOf, runSuite } from "./suite.ts";
 
 Deno.test("--parallel-impl and --log-level parse, default and refuse", () => {
@@ -72,10 +73,14 @@ Deno.test("a parallel-impl list sweeps only the wrapped configurations", () => {
   );
 });
 
+const noPostgres = !new ServiceManager().availability(postgresService)
+  .available;
+
 Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   name: "postgres ×4 with --parallel-impl awaiting delivers exactly once",
+  ignore: noPostgres,
   async fn() {
     const total = 6;
     const recipients = 10;
