@@ -515,14 +515,29 @@ Deno.test({
           await channel.prefetch(1);
           const handled: number[] = [];
           const secondAcks: unknown[] = [];
+          // No handler ends before all 5 messages were delivered (each one
+          // after the early ack of the one before), however slow the
+          // machine: the first late ack then kills the channel.
+          let arrived = 0;
+          const allArrived = gate();
           await channel.consume(
             name,
             upstreamAckPattern(channel, async (message) => {
-              await sleep(100);
+              if (++arrived === 5) allArrived.open();
+              await allArrived.opened;
               handled.push((message as { id: number }).id);
             }, (error) => secondAcks.push(error)),
             { noAck: false },
           );
+          try {
+            await waitFor(
+              () => arrived === 5,
+              20_000,
+              "all 5 messages to be delivered before any handler ends",
+            );
+          } finally {
+            allArrived.open();
+          }
           await waitFor(() => closed, 5000, "the channel to close");
           assert.equal(errors.length, 1);
           assert.match(
