@@ -21,6 +21,7 @@ import { compile, type TopLevelSpec } from "vega-lite";
 import { builtinDrivers, findDriver } from "../drivers/mod.ts";
 import type { Driver } from "./driver.ts";
 import { collectEnvironment } from "./environment.ts";
+import { leftovers } from "./leftovers.ts";
 import { errorMessage, ServiceManager } from "./services/mod.ts";
 import { driverAvailability } from "./suite.ts";
 
@@ -406,7 +407,9 @@ async function measure(
   const serviceUrl = driver.service == null
     ? undefined
     : (await services.acquire(driver.service, signal)).url;
-  const tempDir = await Deno.makeTempDir({ prefix: "fqb-dequeue-cost-" });
+  // Owned by this process, so a killed run's folder is swept by the next
+  // bench (see lib/leftovers.ts).
+  const tempDir = await leftovers.makeTempDir("dequeue-cost");
   const runId = `dc${Date.now().toString(36)}${
     Math.random().toString(36).slice(2, 6)
   }`;
@@ -495,7 +498,7 @@ async function measure(
       await prepared.cleanup();
     }
   } finally {
-    await Deno.remove(tempDir, { recursive: true }).catch(() => {});
+    await leftovers.removeTempDir(tempDir);
   }
 }
 
