@@ -667,25 +667,40 @@ function queueDepthChart(context: Context): ChartSpec | null {
 }
 
 /**
- * (f) Throughput against parallelism, one line per driver: where does each
- * stop gaining?  Only for suites that sweep three or more levels.  Runs that
- * did not finish are drawn with their rate so far, as hollow points.
+ * (f) Throughput against parallelism, one line per driver and parallel
+ * wrapper (`redis`, `redis awaiting`): where does each stop gaining?  Only
+ * for suites that sweep three or more levels.  Runs that did not finish are
+ * drawn with their rate so far, as hollow points.  Parallelism 1 runs no
+ * wrapper, so its point starts the line of each wrapper its driver ran with.
  */
 function scalingChart(context: Context): ChartSpec | null {
   const levels = unique(
     context.entries.map(({ result }) => String(result.parallelism)),
   );
   if (levels.length < 3) return null;
+  const implsOf = new Map<string, string[]>();
+  for (const { result } of context.entries) {
+    if (result.parallelImpl == null) continue;
+    const impls = implsOf.get(result.driver) ?? [];
+    if (!impls.includes(result.parallelImpl)) impls.push(result.parallelImpl);
+    implsOf.set(result.driver, impls);
+  }
+  const wrapped = [...implsOf.values()].flat().some((i) => i !== "fedify");
   const rows: Record<string, string | number>[] = [];
   for (const { result } of context.entries) {
     if (result.deliveriesPerSecond == null) continue;
     if (result.status !== "ok" && result.status !== "incomplete") continue;
-    rows.push({
-      driver: result.driver,
-      parallelism: result.parallelism,
-      rate: result.deliveriesPerSecond,
-      finished: result.status === "ok" ? "finished" : "cut off (rate so far)",
-    });
+    const wrappers = result.parallelImpl != null
+      ? [result.parallelImpl]
+      : implsOf.get(result.driver) ?? [undefined];
+    for (const parallelImpl of wrappers) {
+      rows.push({
+        driver: label({ driver: result.driver, parallelism: 1, parallelImpl }),
+        parallelism: result.parallelism,
+        rate: result.deliveriesPerSecond,
+        finished: result.status === "ok" ? "finished" : "cut off (rate so far)",
+      });
+    }
   }
   const drivers = unique(rows.map((row) => String(row.driver)));
   if (rows.length === 0 || drivers.length === 0) return null;
@@ -702,7 +717,9 @@ function scalingChart(context: Context): ChartSpec | null {
     ...frame(
       context,
       "Throughput by parallelism",
-      `${latency}${errors} · one line per driver`,
+      `${latency}${errors} · one line per driver${
+        wrapped ? " and wrapper" : ""
+      }`,
     ),
     ...fitted(),
     data: { values: rows },
@@ -723,7 +740,7 @@ function scalingChart(context: Context): ChartSpec | null {
       color: {
         field: "driver",
         type: "nominal",
-        title: "Driver",
+        title: wrapped ? "Driver and wrapper" : "Driver",
         scale: {
           domain: drivers,
           range: drivers.map((_, i) => PALETTE[i % PALETTE.length]),
