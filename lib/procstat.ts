@@ -10,21 +10,53 @@ const TICKS_PER_SECOND = 100;
 
 /** One reading of a process (or process tree). */
 export interface ProcessSample {
-  /** User + system CPU seconds so far. */
+  /**
+   * User + system CPU seconds so far; for a tree, with the children its
+   * members waited for (see {@link sampleTree}).
+   */
   readonly cpuSeconds: number;
   /** Peak resident set size (VmHWM) in bytes. */
   readonly peakRssBytes: number;
 }
 
-function readStat(pid: number): { cpuSeconds: number; ppid: number } | null {
+/** What `/proc/PID/stat` says of a process's parent and CPU time. */
+export interface ProcStat {
+  /** The parent's process id. */
+  readonly ppid: number;
+  /** Its own user + system CPU seconds (utime + stime). */
+  readonly cpuSeconds: number;
+  /**
+   * User + system CPU seconds of its children that have ended and that it
+   * waited for (cutime + cstime), with their own such children's.
+   */
+  readonly reapedChildrenCpuSeconds: number;
+}
+
+/**
+ * Parses the text of `/proc/PID/stat`: fields 4 (ppid) and 14–17 (utime,
+ * stime, cutime, cstime), counting from 1.
+ * @throws {TypeError} If the text is not in that format.
+ */
+export function parseStat(text: string): ProcStat {
+  // Fields after the command name, which is in parentheses and may hold
+  // spaces and parentheses: fields[0] is field 3, the state.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) =>
+    Number(fields[i])
+  );
+  if (![ppid, utime, stime, cutime, cstime].every(Number.isFinite)) {
+    throw new TypeError(`not a /proc/PID/stat line: ${text.slice(0, 80)}`);
+  }
+  return {
+    ppid,
+    cpuSeconds: (utime + stime) / TICKS_PER_SECOND,
+    reapedChildrenCpuSeconds: (cutime + cstime) / TICKS_PER_SECOND,
+  };
+}
+
+function readStat(pid: number): ProcStat | null {
   try {
-    const text = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    const ppid = Number(fields[1]);
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return { cpuSeconds: (utime + stime) / TICKS_PER_SECOND, ppid };
+    return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
   } catch {
     return null;
   }
@@ -76,18 +108,24 @@ export function processTree(pid: number): number[] {
 
 /**
  * Reads a process and its descendants (e.g. PostgreSQL's backends): CPU
- * seconds and peak RSS are summed over the tree.
+ * seconds and peak RSS are summed over the tree.  The CPU seconds of each
+ * live member include those of its children that ended and that it waited
+ * for, so short-lived children (PostgreSQL's autovacuum workers, Redis's
+ * save forks) count, and a member that ends between two samples moves its
+ * time into its parent's instead of taking it away.  (A child whose parent
+ * ignores `SIGCHLD`, or that outlives its parent, is still lost.)
  */
 export function sampleTree(pid: number): ProcessSample | null {
   let cpuSeconds = 0;
   let peakRssBytes = 0;
   let any = false;
   for (const member of processTree(pid)) {
-    const sample = sampleProcess(member);
-    if (sample == null) continue;
+    const stat = readStat(member);
+    if (stat == null) continue;
     any = true;
-    cpuSeconds += sample.cpuSeconds;
-    peakRssBytes += sample.peakRssBytes;
+    cpuSeconds += stat.cpuSeconds + stat.reapedChildrenCpuSeconds;
+    // A zombie (ended, not yet waited for) has its CPU time but no memory.
+    peakRssBytes += readPeakRss(member) ?? 0;
   }
   return any ? { cpuSeconds, peakRssBytes } : null;
 }
