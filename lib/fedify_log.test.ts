@@ -52,6 +52,37 @@ Deno.test("a log record is one line; its stack lines are indented", async () => 
   }
 });
 
+Deno.test("a log whose folder is gone costs one stderr line, not the run", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.remove(dir);
+  const said: unknown[][] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    said.push(args);
+  };
+  try {
+    const sink = new FileLogSink(join(dir, "x.log"), "worker/42");
+    for (let i = 0; i < 3; i++) {
+      sink.write({
+        category: ["fedify"],
+        level: "warning",
+        message: ["Permanent failure"],
+        rawMessage: "Permanent failure",
+        timestamp: Date.UTC(2026, 0, 2, 3, 4, 6),
+        properties: {},
+      });
+    }
+    sink.close();
+  } finally {
+    console.error = original;
+  }
+  assert.equal(said.length, 1, "said once");
+  assert.match(
+    String(said[0][0]),
+    /^worker\/42: cannot write Fedify's log to .*x\.log .*going on without it$/,
+  );
+});
+
 Deno.test("countLog counts records by level, not continuation lines", () => {
   const text = [
     "2026-01-02T03:04:05.000Z WARNING sender/1 fedify: a",

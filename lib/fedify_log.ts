@@ -54,9 +54,14 @@ export function isLogLevel(text: string): text is LogLevel {
  * Appends one record per call to a file with a single synchronous write, so
  * that a process killed with SIGKILL loses no line it logged and processes
  * sharing the file never interleave within a line.
+ *
+ * A log must not cost a run: when the file cannot be opened (its folder was
+ * deleted) or written, the sink says so in one line on stderr and drops the
+ * records from then on.
  */
 export class FileLogSink {
-  #file: Deno.FsFile;
+  #file: Deno.FsFile | null = null;
+  #path: string;
   #prefix: string;
   #encoder = new TextEncoder();
 
@@ -66,23 +71,46 @@ export class FileLogSink {
    * @param source What names the writer on each line, e.g. `worker/4242`.
    */
   constructor(path: string, source: string) {
-    this.#file = Deno.openSync(path, { append: true, create: true });
+    this.#path = path;
     this.#prefix = source;
+    try {
+      this.#file = Deno.openSync(path, { append: true, create: true });
+    } catch (error) {
+      this.#fail(error);
+    }
   }
 
   /** Writes `record` as one line (continuation lines indented). */
   write(record: LogRecord): void {
+    if (this.#file == null) return;
     const line = `${
       new Date(record.timestamp).toISOString()
     } ${record.level.toUpperCase()} ${this.#prefix} ${
       record.category.join("·")
     }: ${renderMessage(record.message)}`.replaceAll("\n", "\n  ");
-    this.#file.writeSync(this.#encoder.encode(line + "\n"));
+    try {
+      this.#file.writeSync(this.#encoder.encode(line + "\n"));
+    } catch (error) {
+      this.#fail(error);
+    }
   }
 
   /** Closes the file. */
   close(): void {
-    this.#file.close();
+    this.#file?.close();
+    this.#file = null;
+  }
+
+  /** Gives up on the file (later records are dropped), saying so. */
+  #fail(error: unknown): void {
+    try {
+      this.#file?.close();
+    } catch { /* already unusable */ }
+    this.#file = null;
+    console.error(
+      `${this.#prefix}: cannot write Fedify's log to ${this.#path} ` +
+        `(${error}); going on without it`,
+    );
   }
 }
 
