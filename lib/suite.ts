@@ -280,7 +280,14 @@ export async function runSuite(
   };
   try {
     if (options.calibrate ?? false) {
-      calibration = { start: await measureCalibration(), end: null };
+      const start = await measureCalibration().catch((error) => {
+        throw new Error(
+          `cannot measure the machine's speed (${messageOf(error)}); run ` +
+            "with --no-calibrate (calibrate: false) to skip it",
+          { cause: error },
+        );
+      });
+      calibration = { start, end: null };
     }
     await refreshEnvironment();
     const configurations = expandConfigurations(
@@ -358,12 +365,24 @@ export async function runSuite(
     if (options.services == null) await services.stopAll();
   }
   if (calibration != null && !options.signal?.aborted) {
-    calibration = { ...calibration, end: await measureCalibration() };
+    try {
+      calibration = { ...calibration, end: await measureCalibration() };
+    } catch (error) {
+      // Every configuration is measured by now: keep the results.
+      console.error(
+        `calibration at the end failed (${messageOf(error)}); the results ` +
+          "are kept with end: null (--no-calibrate skips calibration)",
+      );
+    }
   }
   await refreshEnvironment();
   const final = document(new Date().toISOString());
   await save?.(final, true);
   return final;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -376,7 +395,10 @@ class FedifyLogFile {
   /** The file the sender and workers append to. */
   readonly path: string;
   #kept: boolean;
+  /** What the file held at the last reading. */
   #counted: LogCounts = { warnings: 0, errors: 0 };
+  /** The sum of the runs' counts reported so far. */
+  #reported: LogCounts = { warnings: 0, errors: 0 };
 
   #tempDir?: string;
 
@@ -415,20 +437,39 @@ class FedifyLogFile {
 
   /** The counts of what the last run appended. */
   async runSummary(): Promise<LogSummary> {
-    const total = countLog(await this.#read());
-    const run = {
-      warnings: total.warnings - this.#counted.warnings,
-      errors: total.errors - this.#counted.errors,
+    const run = await this.#appended();
+    this.#reported = {
+      warnings: this.#reported.warnings + run.warnings,
+      errors: this.#reported.errors + run.errors,
     };
-    this.#counted = total;
     return { path: this.#kept ? this.path : null, ...run };
   }
 
   /** The counts of every run; removes the file unless it is kept. */
   async close(): Promise<LogSummary> {
-    const total = countLog(await this.#read());
+    const rest = await this.#appended();
     if (this.#tempDir != null) await leftovers.removeTempDir(this.#tempDir);
-    return { path: this.#kept ? this.path : null, ...total };
+    return {
+      path: this.#kept ? this.path : null,
+      warnings: this.#reported.warnings + rest.warnings,
+      errors: this.#reported.errors + rest.errors,
+    };
+  }
+
+  /**
+   * The counts of what was appended since the last reading, never negative:
+   * a log that shrank (deleted, or emptied by hand) counts as new.
+   */
+  async #appended(): Promise<LogCounts> {
+    const total = countLog(await this.#read());
+    const shrank = total.warnings < this.#counted.warnings ||
+      total.errors < this.#counted.errors;
+    const since = shrank ? { warnings: 0, errors: 0 } : this.#counted;
+    this.#counted = total;
+    return {
+      warnings: total.warnings - since.warnings,
+      errors: total.errors - since.errors,
+    };
   }
 
   async #read(): Promise<string> {
