@@ -11,6 +11,7 @@ import {
   formatShift,
   RATE_LABELS,
 } from "./calibration.ts";
+import { alignedTable } from "./markdown_table.ts";
 import {
   type CalibrationComparison,
   type ComparedFigure,
@@ -278,21 +279,9 @@ export function renderComparison(c: Comparison): string {
     parts.push("No configurations in either file.\n");
     return parts.join("\n");
   }
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...rows.map((row) => row[i].length))
+  parts.push(
+    alignedTable(header, rows, [0, 1, header.length - 1]) + "\n",
   );
-  const left = new Set([0, 1, header.length - 1]);
-  const line = (cells: string[]) =>
-    `| ${
-      cells.map((cell, i) =>
-        left.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i])
-      ).join(" | ")
-    } |`;
-  const rule = `| ${
-    widths.map((w, i) => left.has(i) ? "-".repeat(w) : "-".repeat(w - 1) + ":")
-      .join(" | ")
-  } |`;
-  parts.push([line(header), rule, ...rows.map(line)].join("\n") + "\n");
   const notes = [
     "Medians over the runs, min–max in parentheses; Runs: old / new.  " +
     `A verdict needs at least ${MIN_RUNS} runs on each side ` +

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts.ts";
 import { renderEnvironment } from "./environment.ts";
+import { alignedTable } from "./markdown_table.ts";
 import type {
   ConfigurationResult,
   CrashRecord,
@@ -158,21 +159,7 @@ export function renderTable(document: ResultsDocument): string {
     }
     return row;
   });
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...rows.map((row) => row[i].length))
-  );
-  const left = new Set([0, 1]);
-  const line = (cells: string[]) =>
-    `| ${
-      cells.map((c, i) =>
-        left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i])
-      ).join(" | ")
-    } |`;
-  const rule = `| ${
-    widths.map((w, i) => left.has(i) ? "-".repeat(w) : "-".repeat(w - 1) + ":")
-      .join(" | ")
-  } |`;
-  const lines = [line(header), rule, ...rows.map(line)];
+  const table = alignedTable(header, rows, [0, 1]);
   const standIns = document.results.filter(isStandIn);
   const notes = document.results.flatMap((r) => {
     const out: string[] = [];
@@ -214,7 +201,7 @@ export function renderTable(document: ResultsDocument): string {
         "fidelity table for how it differs",
     );
   }
-  return lines.join("\n") +
+  return table +
     (notes.length > 0 ? "\n\n" + notes.join("\n") : "") + "\n";
 }
 
