@@ -59,11 +59,8 @@ export const builtinDrivers: readonly Driver[] = [
  * (`--drivers redis,redis-limit1,postgres,postgres-indexed`).
  */
 export const defaultSuite: readonly string[] = builtinDrivers
-  .map((driver) => driver.name)
-  .filter((name) =>
-    !["redis-rdb", "redis-aof", "redis-limit1", "postgres-indexed"]
-      .includes(name)
-  );
+  .filter((driver) => driver.inDefaultSuite ?? true)
+  .map((driver) => driver.name);
 
 function isDriver(value: unknown): value is Driver {
   return typeof value === "object" && value != null &&

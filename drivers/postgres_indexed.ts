@@ -44,6 +44,7 @@ const prepareTable = postgresDriver.prepare!;
 export const postgresIndexedDriver: Driver = {
   ...postgresDriver,
   name: "postgres-indexed",
+  inDefaultSuite: false,
   description: `${postgresDriver.description}, plus Fedify 2.x's index on ` +
     "the queue table's created column (an ablation: otherwise as postgres)",
   async prepare(context) {

@@ -171,6 +171,14 @@ function describeSettings(mode: RedisPersistence): string {
     .join(", ");
 }
 
+/** Optional parts of a driver made by {@link redisDriverFor}. */
+export interface RedisDriverOptions {
+  /** Connects the queue's clients; a plain {@link connect} by default. */
+  readonly client?: (url: string) => Redis;
+  /** See {@link Driver.inDefaultSuite}. */
+  readonly inDefaultSuite?: boolean;
+}
+
 /**
  * Makes a driver for Fedify's Redis queue in one persistence mode.
  *
@@ -180,8 +188,9 @@ function describeSettings(mode: RedisPersistence): string {
  * @param summary The mode in a few words, for the description.
  * @param enforceOnUserServer Whether `prepare()` switches a user's server
  *   (`REDIS_URL`) to the mode.
- * @param client Connects the queue's clients (`prepare()` and `cleanup()`
- *   always use a plain {@link connect}).
+ * @param options The client that connects the queue (`prepare()` and
+ *   `cleanup()` always use a plain {@link connect}), and whether the driver
+ *   is in the default suite.
  */
 export function redisDriverFor(
   name: string,
@@ -189,10 +198,12 @@ export function redisDriverFor(
   service: ServiceDefinition,
   summary: string,
   enforceOnUserServer: boolean,
-  client: (url: string) => Redis = connect,
+  options: RedisDriverOptions = {},
 ): Driver {
+  const client = options.client ?? connect;
   return {
     name,
+    inDefaultSuite: options.inDefaultSuite,
     description: `@fedify/redis RedisMessageQueue (ioredis), ${summary} ` +
       `(${describeSettings(mode)})`,
     crossProcess: true,
@@ -254,6 +265,7 @@ export const redisRdbDriver: Driver = redisDriverFor(
   redisRdbService,
   "RDB snapshots",
   true,
+  { inDefaultSuite: false },
 );
 
 /** Fedify's Redis queue on a server that fsyncs every write to its AOF. */
@@ -263,4 +275,5 @@ export const redisAofDriver: Driver = redisDriverFor(
   redisAofService,
   "AOF fsynced on every write",
   true,
+  { inDefaultSuite: false },
 );

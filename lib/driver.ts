@@ -102,6 +102,12 @@ export interface Driver {
    * under the official name.  Absent for drivers without a queue.
    */
   readonly queueSpecifier?: string;
+  /**
+   * Whether `deno task bench` runs this driver when `--drivers` is not given
+   * (default `true`).  Drivers that answer a narrower question (a persistence
+   * mode, an ablation) say `false` and run when named.
+   */
+  readonly inDefaultSuite?: boolean;
   /** npm packages whose versions the results record. */
   readonly packages?: readonly string[];
   /**
