@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsDocument } from "./lib/results.ts";
-import { exists, survivors } from "./lib/testing.ts";
+import type { ResultsDocument } from "./lib/results/types.ts";
+import { exists, survivors } from "./lib/testing/mod.ts";
 
 const BENCH = new URL("./bench.ts", import.meta.url).pathname;
 

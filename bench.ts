@@ -9,24 +9,24 @@ import {
   findDriver,
   loadDrivers,
 } from "./drivers/mod.ts";
-import type { Driver } from "./lib/driver.ts";
+import type { Driver } from "./drivers/driver.ts";
 import {
   HELP,
   parseCli,
   SCENARIOS,
   suiteParams,
   UsageError,
-} from "./lib/params.ts";
-import { renderTable } from "./lib/report.ts";
-import type { ResultsDocument, SuiteParams } from "./lib/results.ts";
+} from "./lib/cli/params.ts";
+import { renderTable } from "./lib/report/markdown.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import { join } from "node:path";
-import type { Progress } from "./lib/runner.ts";
+import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
-import { driverAvailability, runSuite, sameMeasurement } from "./lib/suite.ts";
-import { toFileUrl } from "./lib/paths.ts";
-import { Interrupter } from "./lib/interrupt.ts";
-import { leftovers } from "./lib/leftovers.ts";
-import { checkOutputDir, OutputError, ResultsOutput } from "./lib/output.ts";
+import { driverAvailability, runSuite, sameMeasurement } from "./lib/run/suite.ts";
+import { toFileUrl } from "./lib/cli/paths.ts";
+import { Interrupter } from "./lib/cli/interrupt.ts";
+import { leftovers } from "./lib/system/leftovers.ts";
+import { checkOutputDir, OutputError, ResultsOutput } from "./lib/cli/output.ts";
 
 function fail(message: string, code: number): never {
   console.error(`error: ${message}`);

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsDocument } from "./lib/results.ts";
+import type { ResultsDocument } from "./lib/results/types.ts";
 import { findBinary } from "./lib/services/util.ts";
-import { survivors } from "./lib/testing.ts";
+import { survivors } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
 const BENCH = join(ROOT, "bench.ts");

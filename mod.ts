@@ -20,11 +20,11 @@
  * @module
  */
 import { builtinDrivers, findDriver } from "./drivers/mod.ts";
-import type { Driver } from "./lib/driver.ts";
-import { DEFAULTS } from "./lib/params.ts";
-import type { ResultsDocument, SuiteParams } from "./lib/results.ts";
-import type { Progress } from "./lib/runner.ts";
-import { runSuite } from "./lib/suite.ts";
+import type { Driver } from "./drivers/driver.ts";
+import { DEFAULTS } from "./lib/cli/params.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
+import type { Progress } from "./lib/run/runner.ts";
+import { runSuite } from "./lib/run/suite.ts";
 
 export type {
   Availability,
@@ -33,7 +33,7 @@ export type {
   OpenedQueue,
   PrepareContext,
   PreparedQueue,
-} from "./lib/driver.ts";
+} from "./drivers/driver.ts";
 export type {
   ServiceDefinition,
   StartedServer,
@@ -60,8 +60,8 @@ export type {
   Status,
   SuiteParams,
   Timeline,
-} from "./lib/results.ts";
-export type { Progress } from "./lib/runner.ts";
+} from "./lib/results/types.ts";
+export type { Progress } from "./lib/run/runner.ts";
 export type {
   MessageQueue,
   MessageQueueDepth,
@@ -69,19 +69,19 @@ export type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 export type { LatencyRange } from "./fake_inbox/behaviour.ts";
-export type { Series } from "./lib/results.ts";
+export type { Series } from "./lib/results/types.ts";
 export {
   AwaitingParallelMessageQueue,
   wrapParallel,
-} from "./lib/awaiting_parallel_queue.ts";
-export type { Chart } from "./lib/charts.ts";
+} from "./lib/queue/awaiting_parallel_queue.ts";
+export type { Chart } from "./lib/report/charts.ts";
 export {
   builtinDrivers,
   defaultSuite,
   findDriver,
   loadDrivers,
 } from "./drivers/mod.ts";
-export { renderMarkdown, renderTable, writeResults } from "./lib/report.ts";
+export { renderMarkdown, renderTable, writeResults } from "./lib/report/markdown.ts";
 export {
   freePort,
   restartableServer,

@@ -8,15 +8,15 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
-import type { Driver } from "../lib/driver.ts";
-import type { SuiteParams } from "../lib/results.ts";
+import type { Driver } from "./driver.ts";
+import type { SuiteParams } from "../lib/results/types.ts";
 import {
   postgresService,
   redisService,
   ServiceManager,
 } from "../lib/services/mod.ts";
-import { runSuite } from "../lib/suite.ts";
-import { roundTrip, survivors } from "../lib/testing.ts";
+import { runSuite } from "../lib/run/suite.ts";
+import { roundTrip, survivors } from "../lib/testing/mod.ts";
 import { defaultSuite } from "./mod.ts";
 import { connect as connectPostgres, postgresDriver } from "./postgres.ts";
 import { createdIndexName, postgresIndexedDriver } from "./postgres_indexed.ts";

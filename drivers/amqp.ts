@@ -23,7 +23,7 @@ import type {
 } from "@fedify/fedify";
 import { type Channel, type ChannelModel, connect } from "amqplib";
 import { Buffer } from "node:buffer";
-import type { Driver, Json } from "../lib/driver.ts";
+import type { Driver, Json } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import { AmqpMessageQueue } from "@fedify/amqp";
 

@@ -18,7 +18,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Driver, Json } from "../lib/driver.ts";
+import type { Driver, Json } from "./driver.ts";
 import { DenoKvMessageQueue } from "@fedify/denokv";
 
 interface DenoKvConfig {

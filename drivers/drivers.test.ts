@@ -8,10 +8,10 @@
  * (more, each delivery handled over twice on average, is a bug).
  */
 import assert from "node:assert/strict";
-import type { SuiteParams } from "../lib/results.ts";
+import type { SuiteParams } from "../lib/results/types.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { driverAvailability, runSuite } from "../lib/suite.ts";
-import { survivors } from "../lib/testing.ts";
+import { driverAvailability, runSuite } from "../lib/run/suite.ts";
+import { survivors } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
 
 function params(recipients: number): SuiteParams {

@@ -5,7 +5,7 @@
  * @module
  */
 import { InProcessMessageQueue } from "@fedify/fedify";
-import type { Driver } from "../lib/driver.ts";
+import type { Driver } from "./driver.ts";
 
 /** Fedify's in-memory queue, consumed by the sender process. */
 export const inProcessDriver: Driver = {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Driver } from "../lib/driver.ts";
+import type { Driver } from "./driver.ts";
 import { amqpDriver } from "./amqp.ts";
 import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
 import { inProcessDriver } from "./in_process.ts";
@@ -17,7 +17,7 @@ import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
 import { redisLimit1Driver } from "./redis_limit1.ts";
 import { sqliteDriver } from "./sqlite.ts";
 
-export type { Driver } from "../lib/driver.ts";
+export type { Driver } from "./driver.ts";
 export {
   amqpDriver,
   denoKvDriver,

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import mysql from "mysql2/promise";
 import { mariadbService, probeMariadb } from "../lib/services/mariadb.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { exists, isAlive, roundTrip } from "../lib/testing.ts";
+import { exists, isAlive, roundTrip } from "../lib/testing/mod.ts";
 import { mysqlDriver } from "./mysql.ts";
 
 const unavailable = !new ServiceManager().availability(mariadbService)

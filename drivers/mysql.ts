@@ -10,7 +10,7 @@
  */
 import { MysqlMessageQueue } from "@fedify/mysql";
 import mysql from "mysql2/promise";
-import type { Driver, Json } from "../lib/driver.ts";
+import type { Driver, Json } from "./driver.ts";
 import { mariadbService } from "../lib/services/mariadb.ts";
 
 /** What the sender and worker processes need to open the queue. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Driver } from "../lib/driver.ts";
+import type { Driver } from "./driver.ts";
 
 /** Synchronous delivery without a message queue. */
 export const noneDriver: Driver = {

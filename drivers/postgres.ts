@@ -7,7 +7,7 @@
  */
 import { PostgresMessageQueue } from "@fedify/postgres";
 import postgres from "postgres";
-import type { Driver, Json } from "../lib/driver.ts";
+import type { Driver, Json } from "./driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
 

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Driver } from "../lib/driver.ts";
+import type { Driver } from "./driver.ts";
 import { errorMessage } from "../lib/services/mod.ts";
 import { connect, type PostgresConfig, postgresDriver } from "./postgres.ts";
 

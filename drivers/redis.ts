@@ -14,7 +14,7 @@
  */
 import { RedisMessageQueue } from "@fedify/redis";
 import { Redis } from "ioredis";
-import type { Driver, Json } from "../lib/driver.ts";
+import type { Driver, Json } from "./driver.ts";
 import {
   errorMessage,
   redactUrl,

@@ -17,7 +17,7 @@
  * @module
  */
 import { Redis } from "ioredis";
-import type { Driver } from "../lib/driver.ts";
+import type { Driver } from "./driver.ts";
 import { redisService } from "../lib/services/redis.ts";
 import { connect, redisDriverFor } from "./redis.ts";
 

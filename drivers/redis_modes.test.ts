@@ -5,15 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
-import type { ConfigurationResult, SuiteParams } from "../lib/results.ts";
+import type { ConfigurationResult, SuiteParams } from "../lib/results/types.ts";
 import {
   freePort,
   REDIS_PERSISTENCE,
   ServiceManager,
   startRedis,
 } from "../lib/services/mod.ts";
-import { runSuite } from "../lib/suite.ts";
-import { survivors } from "../lib/testing.ts";
+import { runSuite } from "../lib/run/suite.ts";
+import { survivors } from "../lib/testing/mod.ts";
 import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
 
 const drivers = [redisDriver, redisRdbDriver, redisAofDriver] as const;

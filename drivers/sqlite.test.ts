@@ -3,7 +3,7 @@
  * drivers.test.ts with every other driver).
  */
 import assert from "node:assert/strict";
-import { roundTrip } from "../lib/testing.ts";
+import { roundTrip } from "../lib/testing/mod.ts";
 import { sqliteDriver } from "./sqlite.ts";
 
 Deno.test("sqlite prepare() makes a private file and cleanup() removes it", async () => {

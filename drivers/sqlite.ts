@@ -14,7 +14,7 @@
  */
 import { SqliteMessageQueue } from "@fedify/sqlite";
 import { DatabaseSync } from "node:sqlite";
-import type { Availability, Driver, Json } from "../lib/driver.ts";
+import type { Availability, Driver, Json } from "./driver.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface SqliteConfig {

@@ -8,7 +8,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Child } from "../lib/process.ts";
+import { Child } from "../lib/system/process.ts";
 import { activityId, inboxUrl } from "./ledger.ts";
 import type { InboxStats } from "./server.ts";
 

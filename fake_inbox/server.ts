@@ -15,7 +15,7 @@ import http from "node:http";
 import { verifyRequest } from "@fedify/fedify";
 import type { CryptographicKey, Multikey } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
-import { control, emit, now, readSpec } from "../lib/child_io.ts";
+import { control, emit, now, readSpec } from "../lib/ipc/child_io.ts";
 import {
   Behaviour,
   type InboxProfile,

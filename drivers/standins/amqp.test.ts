@@ -13,7 +13,7 @@ import {
   type ConsumeMessage,
 } from "amqplib";
 import { Buffer } from "node:buffer";
-import { isAlive } from "../../lib/testing.ts";
+import { isAlive } from "../../lib/testing/mod.ts";
 import {
   probeRabbitmq,
   rabbitmqService,

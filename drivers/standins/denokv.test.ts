@@ -12,7 +12,7 @@ import {
   makeActivity,
   makeRecipients,
   SENDER,
-} from "../../lib/federation.ts";
+} from "../../lib/child/federation.ts";
 import { DenoKvMessageQueue } from "./denokv.ts";
 
 function sleep(ms: number): Promise<void> {

@@ -11,7 +11,7 @@ import { connect as amqpConnect } from "amqplib";
 import { Redis } from "ioredis";
 import mysql from "mysql2/promise";
 import postgres from "postgres";
-import { exists, isAlive, survivors } from "../testing.ts";
+import { exists, isAlive, survivors } from "../testing/mod.ts";
 import {
   freePort,
   mariadbService,

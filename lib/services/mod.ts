@@ -15,8 +15,8 @@
  *
  * @module
  */
-import type { Availability } from "../driver.ts";
-import { leftovers } from "../leftovers.ts";
+import type { Availability } from "../../drivers/driver.ts";
+import { leftovers } from "../system/leftovers.ts";
 import type { ServiceDefinition, StartedServer } from "./types.ts";
 import { freePort, missingBinaries } from "./server.ts";
 import { urlPassword } from "./util.ts";

@@ -17,7 +17,7 @@ import {
   ServiceManager,
   startRedis,
 } from "./mod.ts";
-import { exists } from "../testing.ts";
+import { exists } from "../testing/mod.ts";
 
 /** Runs `fn` with environment variables set (or removed), then restores. */
 async function withEnv<T>(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { leftovers } from "../leftovers.ts";
+import { leftovers } from "../system/leftovers.ts";
 
 const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 

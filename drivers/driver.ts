@@ -1,0 +1,128 @@
+/**
+ * The driver contract: how the bench talks to one kind of message queue.
+ *
+ * A driver has two halves.  {@link Driver.prepare} runs in the runner process
+ * once per run and creates an empty, private queue namespace (a table, a key
+ * prefix, a file); it returns a JSON-compatible configuration.  The sender and
+ * worker processes then call {@link Driver.open} with that configuration to get
+ * a Fedify `MessageQueue`.  The runner never branches on a driver's name.
+ *
+ * @module
+ */
+import type { MessageQueue } from "@fedify/fedify";
+import type { ServiceDefinition } from "../lib/services/types.ts";
+
+/** A JSON-compatible value, as passed from the runner to child processes. */
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | Json[]
+  | { [key: string]: Json };
+
+/** What {@link Driver.prepare} gets from the runner. */
+export interface PrepareContext {
+  /** A unique id for this run, safe for table names and key prefixes. */
+  readonly runId: string;
+  /** A temporary folder private to this run, removed after it. */
+  readonly tempDir: string;
+  /**
+   * The URL of the driver's {@link Driver.service}, either given by the user
+   * (for example `REDIS_URL`) or of a throwaway server the bench started.
+   */
+  readonly serviceUrl?: string;
+}
+
+/** An empty queue namespace made for one run. */
+export interface PreparedQueue {
+  /** Passed verbatim to {@link Driver.open} in every process of the run. */
+  readonly config: Json;
+  /** Removes everything the run left behind (tables, keys, files). */
+  cleanup(): Promise<void>;
+}
+
+/** A queue opened in a sender or worker process. */
+export interface OpenedQueue {
+  /** The Fedify message queue. */
+  readonly queue: MessageQueue;
+  /**
+   * Releases connections.  Called after every listener on the queue has
+   * stopped.
+   */
+  close(): Promise<void>;
+}
+
+/** One kind of outbox queue that the bench can measure. */
+export interface Driver {
+  /** Short, unique, lowercase name used on the command line. */
+  readonly name: string;
+  /** One line for `--list` and reports. */
+  readonly description: string;
+  /**
+   * Whether several processes that open the same configuration share one
+   * queue.  If `true`, the runner consumes the queue in separate worker
+   * processes, as a real deployment would; otherwise the sender process
+   * consumes its own queue.
+   */
+  readonly crossProcess: boolean;
+  /**
+   * Whether the queue lives only in the memory of the process that consumes
+   * it, so that a crash of that process loses every message it held, by
+   * design.  Crash reports say so instead of presenting the loss as a fault.
+   */
+  readonly volatile?: boolean;
+  /**
+   * What the queue promises about deliveries in normal operation (no crash):
+   * `"exactly-once"` (the default) if every message is handled once;
+   * `"at-least-once"` if the queue itself may hand a message to a consumer
+   * again although it was handled (Deno KV does), so duplicates are
+   * reported but are not a fault, while a missing delivery still is.
+   */
+  readonly delivery?: "exactly-once" | "at-least-once";
+  /**
+   * The longest quiet period, in seconds, that this queue shows in normal
+   * operation (for example a polling interval).  Stall detection never fires
+   * before this has passed with some margin.
+   */
+  readonly quietPeriodSeconds?: number;
+  /** The server this driver needs, if any. */
+  readonly service?: ServiceDefinition;
+  /**
+   * The URL of a module whose default export is (or includes) this driver,
+   * so that sender and worker processes can load it: set it to
+   * `import.meta.url` in a driver of your own.  Built-in drivers need none.
+   */
+  readonly module?: string;
+  /**
+   * The bare specifier this driver imports its `MessageQueue` class from,
+   * e.g. `@fedify/redis`.  The process that opens the queue resolves it with
+   * its import map and the results record what ran (`implementation`): the
+   * official package from a registry, or a stand-in that `deno.json` maps
+   * under the official name.  Absent for drivers without a queue.
+   */
+  readonly queueSpecifier?: string;
+  /**
+   * Whether `deno task bench` runs this driver when `--drivers` is not given
+   * (default `true`).  Drivers that answer a narrower question (a persistence
+   * mode, an ablation) say `false` and run when named.
+   */
+  readonly inDefaultSuite?: boolean;
+  /** npm packages whose versions the results record. */
+  readonly packages?: readonly string[];
+  /**
+   * Says whether the driver can run here; when it cannot, a one-line reason
+   * that names the fix.  Drivers with a {@link service} need not implement
+   * this: the service's availability is checked by the runner.
+   */
+  availability?(): Promise<Availability>;
+  /** Runner side: makes an empty queue for one run.  Absent: no queue. */
+  prepare?(context: PrepareContext): Promise<PreparedQueue>;
+  /** Child side: opens the queue made by {@link prepare}. */
+  open?(config: Json): Promise<OpenedQueue>;
+}
+
+/** Whether something can run on this machine, and if not, why. */
+export type Availability =
+  | { readonly available: true; readonly note?: string }
+  | { readonly available: false; readonly reason: string };

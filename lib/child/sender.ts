@@ -1,0 +1,179 @@
+/**
+ * The sender process: the federation app whose loop of `sendActivity` calls
+ * is the benchmark's send time.  With a queue that cannot be shared between
+ * processes (or with `consume`), it also delivers its own queue's messages.
+ *
+ * It starts sending when the runner sends the `go` command, so that every
+ * process is ready and measured from the same moment.  Messages to the
+ * runner: `ready`, `progress` (about once a second while sending), `sent`
+ * (timings), `depth` (queue depth, when it consumes a queue that can tell),
+ * `error`.
+ *
+ * @module
+ */
+import { control, emit, now, readSpec } from "../ipc/child_io.ts";
+import {
+  createSenderFederation,
+  generateSenderKeys,
+  makeActivity,
+  makeRecipients,
+  SENDER,
+} from "./federation.ts";
+import { sendDirect } from "./direct.ts";
+import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
+import { openQueue, type QueueSpec, reportDepth } from "../queue/spec.ts";
+
+/** Fedify's fanout option. */
+export type FanoutMode = "auto" | "skip" | "force";
+
+/** What the runner tells the sender. */
+export interface SenderSpec {
+  /** Run id embedded in activity ids. */
+  readonly runId: string;
+  /** Number of activities to send. */
+  readonly total: number;
+  /** Number of recipients per activity. */
+  readonly recipients: number;
+  /** Origin of the fake inbox server. */
+  readonly inboxOrigin: string;
+  /** The queue to open. */
+  readonly queue: QueueSpec;
+  /** Whether this process also consumes its queue. */
+  readonly consume: boolean;
+  /** Fedify's fanout option for `sendActivity`. */
+  readonly fanout: FanoutMode;
+  /** RSA modulus length of the sender's key. */
+  readonly rsaBits: number;
+  /**
+   * Set for the baseline: skip Fedify's `sendActivity` and sign and POST
+   * every delivery directly with this many in flight.
+   */
+  readonly direct?: { readonly concurrency: number };
+  /**
+   * Set for a consumer started after a crash: send nothing, only consume
+   * the queue (which, for a queue in the killed process's memory, is empty).
+   */
+  readonly consumeOnly?: boolean;
+  /** Where Fedify's log goes; nowhere when absent. */
+  readonly log?: LogSpec;
+}
+
+/** The `sent` message: timings of the send loop. */
+export interface SentMessage {
+  readonly type: "sent";
+  /** Epoch ms when the first `sendActivity` call began. */
+  readonly sendStart: number;
+  /** Epoch ms when the last `sendActivity` call returned. */
+  readonly sendEnd: number;
+  /** Epoch ms when each activity's `sendActivity` call began. */
+  readonly callStarts: number[];
+  /** Duration of each `sendActivity` call in ms. */
+  readonly callMs: number[];
+  /** Number of calls that threw. */
+  readonly sendErrors: number;
+  /** The first error's message, if any. */
+  readonly firstError: string | null;
+}
+
+async function main(spec: SenderSpec): Promise<void> {
+  const stop = control();
+  if (spec.log != null) await configureFedifyLog(spec.log, "sender");
+  const opened = await openQueue(spec.queue);
+  const keys = await generateSenderKeys(spec.rsaBits);
+  const federation = createSenderFederation({ queue: opened.queue, keys });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => federation.fetch(request, { contextData: undefined }),
+  );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const consuming = spec.consume && opened.queue != null
+    ? federation.startQueue(undefined, { signal: stop.signal })
+    : Promise.resolve();
+  if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
+  emit({
+    type: "ready",
+    pid: Deno.pid,
+    origin,
+    implementation: opened.implementation,
+  });
+  const go = await stop.command("go").then(
+    () => !spec.consumeOnly,
+    () => false,
+  );
+
+  const ctx = federation.createContext(new URL(origin), undefined);
+  const actor = ctx.getActorUri(SENDER);
+  const audience = {
+    inboxOrigin: spec.inboxOrigin,
+    recipients: spec.recipients,
+  };
+  const recipients = makeRecipients(audience);
+  let callStarts: number[] = [];
+  let callMs: number[] = [];
+  let sendErrors = 0;
+  let firstError: string | null = null;
+  let lastProgress = now();
+  const sendStart = now();
+  if (go && spec.direct != null) {
+    ({ callStarts, callMs, errors: sendErrors, firstError } = await sendDirect({
+      keys,
+      actor,
+      total: spec.total,
+      activity: (i) => makeActivity(origin, actor, spec.runId, i, audience),
+      recipients,
+      concurrency: spec.direct.concurrency,
+      signal: stop.signal,
+    }));
+  }
+  for (
+    let i = 0;
+    go && spec.direct == null && i < spec.total && !stop.signal.aborted;
+    i++
+  ) {
+    const activity = makeActivity(origin, actor, spec.runId, i, audience);
+    const started = now();
+    try {
+      await ctx.sendActivity({ identifier: SENDER }, recipients, activity, {
+        fanout: spec.fanout,
+      });
+    } catch (error) {
+      sendErrors++;
+      firstError ??= String(error);
+    }
+    const ended = now();
+    callStarts.push(started);
+    callMs.push(ended - started);
+    if (ended - lastProgress >= 1000) {
+      emit({ type: "progress", sent: i + 1 });
+      lastProgress = ended;
+    }
+  }
+  const sendEnd = now();
+  if (go && !stop.signal.aborted) {
+    const sent: SentMessage = {
+      type: "sent",
+      sendStart,
+      sendEnd,
+      callStarts,
+      callMs,
+      sendErrors,
+      firstError,
+    };
+    emit(sent);
+  }
+  await stop.done;
+  await consuming;
+  await server.shutdown();
+  await opened.close();
+}
+
+if (import.meta.main) {
+  try {
+    await main(readSpec<SenderSpec>());
+    Deno.exit(0);
+  } catch (error) {
+    emit({ type: "error", message: String(error) });
+    console.error(error);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The worker process: a federation sharing the sender's persistent queue,
+ * started with `manuallyStartQueue` + `startQueue` as a real deployment's
+ * separate worker would be.  It delivers what the sender enqueued.
+ *
+ * Messages to the runner: `ready`, `depth` (when asked to and the queue can
+ * tell), `error`.
+ *
+ * @module
+ */
+import { control, emit, readSpec } from "../ipc/child_io.ts";
+import { createSenderFederation } from "./federation.ts";
+import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
+import { openQueue, type QueueSpec, reportDepth } from "../queue/spec.ts";
+
+/** What the runner tells a worker. */
+export interface WorkerSpec {
+  /** The queue to consume. */
+  readonly queue: QueueSpec;
+  /** Whether this worker reports the queue's depth (one worker does). */
+  readonly reportDepth: boolean;
+  /** Where Fedify's log goes; nowhere when absent. */
+  readonly log?: LogSpec;
+}
+
+async function main(spec: WorkerSpec): Promise<void> {
+  const stop = control();
+  if (spec.log != null) await configureFedifyLog(spec.log, "worker");
+  const opened = await openQueue(spec.queue);
+  if (opened.queue == null) throw new Error("a worker needs a queue");
+  const federation = createSenderFederation({ queue: opened.queue });
+  const consuming = federation.startQueue(undefined, { signal: stop.signal });
+  if (spec.reportDepth) reportDepth(opened, stop.signal);
+  emit({
+    type: "ready",
+    pid: Deno.pid,
+    implementation: opened.implementation,
+  });
+  await stop.done;
+  await consuming;
+  await opened.close();
+}
+
+if (import.meta.main) {
+  try {
+    await main(readSpec<WorkerSpec>());
+    Deno.exit(0);
+  } catch (error) {
+    emit({ type: "error", message: String(error) });
+    console.error(error);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { renderMarkdown, renderTable } from "./markdown.ts";
+import type {
+  ConfigurationResult,
+  ResultsDocument,
+  Status,
+} from "../results/types.ts";
+
+/** A configuration result of 200 deliveries with the given figures. */
+function result(
+  driver: string,
+  status: Status,
+  extra: Partial<ConfigurationResult> = {},
+): ConfigurationResult {
+  return {
+    id: driver,
+    driver,
+    parallelism: 1,
+    status,
+    reason: status === "ok" ? null : `${status} on purpose`,
+    expected: 200,
+    delivered: 0,
+    duplicates: 0,
+    missing: 200,
+    unexpected: 0,
+    sendSeconds: null,
+    receiveSeconds: null,
+    totalSeconds: null,
+    deliveriesPerSecond: null,
+    elapsedSeconds: null,
+    sendErrors: 0,
+    workers: 1,
+    stallTimeoutSeconds: 30,
+    timeoutSeconds: 60,
+    server: null,
+    processes: [],
+    ...extra,
+  };
+}
+
+function document(results: ConfigurationResult[]): ResultsDocument {
+  return {
+    schemaVersion: 1,
+    startedAt: "2025-01-01T00:00:00.000Z",
+    finishedAt: "2025-01-01T00:05:00.000Z",
+    params: {
+      total: 20,
+      recipients: 10,
+      fanout: "auto",
+      rsaBits: 2048,
+      timeoutSeconds: 60,
+      stallTimeoutSeconds: 30,
+    },
+    results,
+  };
+}
+
+const finished = result("postgres", "ok", {
+  delivered: 200,
+  missing: 0,
+  sendSeconds: 0.5,
+  receiveSeconds: 3,
+  totalSeconds: 3.25,
+  deliveriesPerSecond: 61.5,
+});
+
+/** The cells of the table row whose label is `name`. */
+function row(table: string, name: string): string[] {
+  const line = table.split("\n").find((l) => l.startsWith(`| ${name} `));
+  assert.ok(line != null, `no row for ${name} in:\n${table}`);
+  return line.split("|").slice(1, -1).map((c) => c.trim());
+}
+
+Deno.test("a finished run shows its times; one that did not, only how far it got", () => {
+  const table = renderTable(document([
+    finished,
+    result("redis", "incomplete", {
+      delivered: 50,
+      missing: 150,
+      elapsedSeconds: 60,
+      deliveriesPerSecond: 50 / 60,
+      reason: "timed out after 60 s",
+    }),
+  ]));
+  assert.deepEqual(row(table, "postgres").slice(0, 6), [
+    "postgres",
+    "ok",
+    "0.50 s",
+    "3.00 s",
+    "3.25 s",
+    "200 / 200",
+  ]);
+  const redis = row(table, "redis");
+  assert.deepEqual(redis.slice(2, 6), ["—", "—", "—", "50 / 200 (25.0%)"]);
+  assert.equal(redis[7], "0.8/s so far");
+  assert.match(table, /- \*\*redis\*\* incomplete: timed out after 60 s/);
+  assert.doesNotMatch(table, /Lost/, "no crash, no Lost column");
+});
+
+Deno.test("crash runs get a Lost column and say what was killed when", () => {
+  const crashed = result("in-process", "incomplete", {
+    delivered: 120,
+    missing: 80,
+    lost: 80,
+    crashes: [{ target: "worker", atSeconds: 1.5, deliveredBefore: 100 }],
+    reason: "stalled after the worker crash: 80 deliveries lost; " +
+      "in-process keeps its messages in the memory of the process that " +
+      "was killed, so it loses them by design",
+  });
+  const survived = result("redis-aof", "ok", {
+    delivered: 200,
+    missing: 0,
+    lost: 0,
+    duplicates: 3,
+    totalSeconds: 4,
+    crashes: [{ target: "server", atSeconds: 2, deliveredBefore: 101 }],
+    restarts: [{
+      atSeconds: 2.5,
+      deliveredBefore: 101,
+      exit: "worker process exited with code 1: Error: connection refused",
+    }],
+  });
+  const doc = document([crashed, survived]);
+  const table = renderTable(doc);
+  const header = row(table, "Configuration");
+  const lost = header.indexOf("Lost");
+  assert.ok(lost > 0, table);
+  assert.equal(row(table, "in-process")[lost], "80");
+  assert.equal(row(table, "redis-aof")[lost], "0");
+  assert.equal(row(table, "redis-aof")[header.indexOf("Dup.")], "3");
+  assert.match(
+    table,
+    /- \*\*in-process\*\*: consuming process killed with SIGKILL and a fresh one started at 1\.50 s, after 100 deliveries/,
+  );
+  assert.match(
+    table,
+    /- \*\*redis-aof\*\*: queue server killed with SIGKILL and restarted on the same data at 2\.00 s, after 101 deliveries/,
+  );
+  assert.match(
+    table,
+    /- \*\*redis-aof\*\*: at 2\.50 s, after 101 deliveries, the worker process exited with code 1: Error: connection refused; a fresh worker was started/,
+  );
+  assert.match(table, /loses them by design/);
+  assert.match(renderMarkdown(doc), /\*\*Lost\*\*: deliveries that never/);
+  assert.doesNotMatch(
+    renderMarkdown(document([finished])),
+    /\*\*Lost\*\*/,
+  );
+});
+
+Deno.test("the table adds the server's CPU to the app's and marks stand-ins", () => {
+  const official = {
+    specifier: "@fedify/postgres",
+    resolved: "npm:@fedify/postgres@1.8.7",
+    official: true,
+    version: "1.8.7",
+  };
+  const table = renderTable(document([
+    result("in-process", "ok", {
+      ...finished,
+      driver: "in-process",
+      id: "in-process",
+      cpuMsPerDelivery: 2,
+    }),
+    {
+      ...finished,
+      cpuMsPerDelivery: 3.3,
+      serverCpuMsPerDelivery: 3.8,
+      server: { name: "postgres", version: "15", startedByBench: true },
+      implementation: official,
+    },
+    result("deno-kv", "ok", {
+      ...finished,
+      driver: "deno-kv",
+      id: "deno-kv",
+      cpuMsPerDelivery: 4,
+      implementation: {
+        specifier: "@fedify/denokv",
+        resolved: "file:///x/drivers/standins/denokv.ts",
+        official: false,
+        version: null,
+      },
+    }),
+    result("redis", "ok", {
+      ...finished,
+      driver: "redis",
+      id: "redis",
+      cpuMsPerDelivery: 5,
+      server: { name: "redis", version: "7", startedByBench: false },
+    }),
+  ]));
+  assert.deepEqual(row(table, "in-process").slice(-3), [
+    "2.00 ms",
+    "—",
+    "2.00 ms",
+  ]);
+  assert.deepEqual(row(table, "postgres").slice(-3), [
+    "3.30 ms",
+    "3.80 ms",
+    "7.10 ms",
+  ]);
+  // A server the user gave was not measured: the total is unknown.
+  assert.deepEqual(row(table, "redis").slice(-3), ["5.00 ms", "—", "—"]);
+  assert.equal(row(table, "deno-kv †")[0], "deno-kv †");
+  assert.match(table, /\*\*†\*\* stand-in: .*`@fedify\/denokv`/);
+  assert.doesNotMatch(table, /postgres †/);
+});

@@ -1,0 +1,390 @@
+/**
+ * The shape of the results file (`latest.json`), schema version 1.
+ *
+ * @module
+ */
+import type { InboxProfile } from "../../fake_inbox/behaviour.ts";
+import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
+import type { Implementation } from "../measure/implementation.ts";
+
+export type { InboxProfile } from "../../fake_inbox/behaviour.ts";
+export type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
+export type { Implementation } from "../measure/implementation.ts";
+
+/** How a configuration ended. */
+export type Status = "ok" | "incomplete" | "failed" | "skipped";
+
+/** A process that took part in a run. */
+export interface ProcessRecord {
+  /** `inbox`, `sender`, `worker` or `server`. */
+  readonly role: string;
+  /** Its process id (for checking that nothing outlives the run). */
+  readonly pid: number;
+  /**
+   * User + system CPU seconds from the start of sending to the end of the
+   * run (start-up excluded); for a server, of its whole process tree.
+   * `null` when it could not be read.
+   */
+  readonly cpuSeconds?: number | null;
+  /** Peak resident set size in bytes (VmHWM), `null` when unknown. */
+  readonly peakRssBytes?: number | null;
+}
+
+/** Percentiles of a distribution, in milliseconds. */
+export interface Percentiles {
+  /** Median. */
+  readonly p50: number;
+  /** 90th percentile. */
+  readonly p90: number;
+  /** 99th percentile. */
+  readonly p99: number;
+  /** 99.9th percentile. */
+  readonly p999: number;
+  /** Largest value. */
+  readonly max: number;
+}
+
+/** A series of `[secondsFromStart, value]` points. */
+export type Series = [number, number][];
+
+/** How a run went over time; seconds count from the first `sendActivity` call. */
+export interface Timeline {
+  /** Width of the buckets of {@link deliveries}, seconds. */
+  readonly bucketSeconds: number;
+  /** Distinct deliveries per second in each bucket (bucket start time). */
+  readonly deliveries: Series;
+  /** Distinct deliveries so far, at the end of each bucket. */
+  readonly cumulative: Series;
+  /** Messages waiting in the queue, sampled; empty without `getDepth()`. */
+  readonly queueDepth: Series;
+}
+
+/** The queue server a configuration used. */
+export interface ServerRecord {
+  /** Service name, e.g. `redis`. */
+  readonly name: string;
+  /** The server's version as it reported it. */
+  readonly version: string;
+  /** Whether the bench started it (or the user gave a URL). */
+  readonly startedByBench: boolean;
+}
+
+/** Everything measured in one run of a configuration. */
+export interface RunResult {
+  /** How it ended. */
+  readonly status: Status;
+  /** Why it is not `ok`; `null` when it is. */
+  readonly reason: string | null;
+  /** `total × recipients`. */
+  readonly expected: number;
+  /** Distinct (activity, recipient) pairs that arrived. */
+  readonly delivered: number;
+  /** Arrivals beyond the first of a pair. */
+  readonly duplicates: number;
+  /**
+   * Deliveries that should have arrived and did not:
+   * `expected - delivered - gone`.
+   */
+  readonly missing: number;
+  /** Inbox requests that were no expected delivery. */
+  readonly unexpected: number;
+  /** Requests for expected deliveries, accepted or refused. */
+  readonly attempts?: number;
+  /** Deliveries attempted again after a refused attempt. */
+  readonly retried?: number;
+  /**
+   * Deliveries addressed to recipients whose inbox is gone (410): never
+   * deliverable, by design of the inbox profile.
+   */
+  readonly gone?: number;
+  /**
+   * With `--crash-worker-at` / `--crash-server-at`: deliveries that never
+   * arrived after the crash and restart (`missing` once the run settled).
+   */
+  readonly lost?: number;
+  /** The crashes the run inflicted, in order. */
+  readonly crashes?: readonly CrashRecord[];
+  /**
+   * Worker processes that exited on their own after a server crash and were
+   * started again, as a supervisor would, in order.
+   */
+  readonly restarts?: readonly RestartRecord[];
+  /** Duration of the `sendActivity` loop; `null` if it did not finish. */
+  readonly sendSeconds: number | null;
+  /** First to last delivery; `null` unless `ok`. */
+  readonly receiveSeconds: number | null;
+  /** First `sendActivity` call to last delivery; `null` unless `ok`. */
+  readonly totalSeconds: number | null;
+  /**
+   * `delivered / totalSeconds` when `ok`; for `incomplete`, the rate so far
+   * (delivered / elapsed); `null` otherwise.
+   */
+  readonly deliveriesPerSecond: number | null;
+  /** From the first `sendActivity` call to the end of waiting. */
+  readonly elapsedSeconds: number | null;
+  /** `sendActivity` calls that threw. */
+  readonly sendErrors: number;
+  /** Separate worker processes consuming the queue (0: the sender does). */
+  readonly workers: number;
+  /** The stall window actually applied, in seconds. */
+  readonly stallTimeoutSeconds: number;
+  /** The time limit applied, in seconds. */
+  readonly timeoutSeconds: number;
+  /** The queue server, if any. */
+  readonly server: ServerRecord | null;
+  /** Every process of the run. */
+  readonly processes: readonly ProcessRecord[];
+  /**
+   * Per delivery: arrival at the inbox minus the start of its activity's
+   * `sendActivity` call.  `null` when nothing arrived.
+   */
+  readonly latencyMs?: Percentiles | null;
+  /** Durations of the `sendActivity` calls; `null` if none returned. */
+  readonly sendCallMs?: Percentiles | null;
+  /** Sender + worker CPU milliseconds per distinct delivery. */
+  readonly cpuMsPerDelivery?: number | null;
+  /**
+   * CPU milliseconds per distinct delivery of the queue server the bench
+   * started (its whole process tree); `null` without a server, when the
+   * server was the user's own and not measured, or after a server crash.
+   */
+  readonly serverCpuMsPerDelivery?: number | null;
+  /**
+   * Which implementation of the driver's queue package ran, as the process
+   * that opened the queue resolved it; `null` for drivers without a queue.
+   */
+  readonly implementation?: Implementation | null;
+  /** Deliveries and queue depth over time; `null` when nothing arrived. */
+  readonly timeline?: Timeline | null;
+  /** Fedify's own log of the sender and worker processes. */
+  readonly log?: LogSummary;
+}
+
+/** Fedify's log of a run (or of all runs of a configuration). */
+export interface LogSummary {
+  /**
+   * The log file (the suite's log folder joined with the configuration
+   * id), or `null` when the suite kept no log files.
+   */
+  readonly path: string | null;
+  /** Records at level `warning`. */
+  readonly warnings: number;
+  /** Records at level `error` or `fatal`. */
+  readonly errors: number;
+}
+
+/** A crash inflicted on purpose during a run. */
+export interface CrashRecord {
+  /** What was killed: the consuming process(es) or the queue server. */
+  readonly target: "worker" | "server";
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was killed. */
+  readonly deliveredBefore: number;
+}
+
+/** A worker process that exited on its own and was started again. */
+export interface RestartRecord {
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was noticed. */
+  readonly deliveredBefore: number;
+  /** How it exited, with the last lines of its error output. */
+  readonly exit: string;
+}
+
+/** Smallest and largest value of a figure over the runs. */
+export interface Spread {
+  /** Smallest. */
+  readonly min: number;
+  /** Largest. */
+  readonly max: number;
+}
+
+/** A run whose figure deviates strongly from the other runs. */
+export interface Outlier {
+  /** Index into {@link ConfigurationResult.runs}. */
+  readonly run: number;
+  /** The figure, e.g. `totalSeconds`. */
+  readonly metric: string;
+  /** The run's value. */
+  readonly value: number;
+  /** The median over all runs. */
+  readonly median: number;
+}
+
+/**
+ * The outcome of one configuration.  With several runs, the top-level
+ * figures are medians over the runs, `status` is the worst of them, and
+ * {@link spread} gives each figure's min and max.
+ */
+export interface ConfigurationResult extends RunResult {
+  /** e.g. `redis-x4`. */
+  readonly id: string;
+  /** Driver name (`baseline` for the direct-delivery floor). */
+  readonly driver: string;
+  /** `ParallelMessageQueue` workers (1: no wrapper). */
+  readonly parallelism: number;
+  /** Fedify's fanout option this configuration used. */
+  readonly fanout?: "auto" | "skip" | "force";
+  /** RSA modulus length of the sender's key in this configuration. */
+  readonly rsaBits?: number;
+  /**
+   * The parallel wrapper around the driver's queue (parallelism above 1):
+   * Fedify's `ParallelMessageQueue`, or `awaiting`, ours that acknowledges
+   * after processing (lib/queue/awaiting_parallel_queue.ts).
+   */
+  readonly parallelImpl?: ParallelImpl;
+  /** Per-run figures, in run order. */
+  readonly runs?: readonly RunResult[];
+  /** Min and max of each numeric figure over the `ok` runs. */
+  readonly spread?: Readonly<Record<string, Spread>>;
+  /** Runs that deviate strongly from the others. */
+  readonly outliers?: readonly Outlier[];
+}
+
+/** Parameters every configuration of a suite shares. */
+export interface SuiteParams {
+  /** How the fake inbox behaves; an instant, always-202 inbox when absent. */
+  readonly inbox?: InboxProfile;
+  /** Activities per configuration. */
+  readonly total: number;
+  /** Recipients per activity. */
+  readonly recipients: number;
+  /** Fedify's fanout option. */
+  readonly fanout: "auto" | "skip" | "force";
+  /** RSA modulus length of the sender's key. */
+  readonly rsaBits: number;
+  /** Time limit per configuration, in seconds. */
+  readonly timeoutSeconds: number;
+  /** Stall window, in seconds. */
+  readonly stallTimeoutSeconds: number;
+  /** Runs per configuration; top-level figures are medians over them. */
+  readonly runs?: number;
+  /** Worker processes per queue shared between processes (default 1). */
+  readonly workers?: number;
+  /**
+   * Axes swept within the suite; each configuration records its own value.
+   * `fanout` and `rsaBits` above are the first of each.
+   */
+  readonly axes?: {
+    readonly fanout: readonly ("auto" | "skip" | "force")[];
+    readonly rsaBits: readonly number[];
+  };
+  /**
+   * Parallel wrappers each configuration above parallelism 1 runs with;
+   * `["fedify"]` when absent.  A list sweeps them.
+   */
+  readonly parallelImpl?: readonly ParallelImpl[];
+  /** Lowest level of Fedify's log kept; `warning` when absent. */
+  readonly logLevel?:
+    | "trace"
+    | "debug"
+    | "info"
+    | "warning"
+    | "error"
+    | "fatal";
+  /** Crash tests: the share of deliveries after which to kill. */
+  readonly crash?: {
+    /** Kill the consuming process(es) with SIGKILL and start fresh ones. */
+    readonly workerAt?: number;
+    /** Kill the queue server the bench started and restart it on its data. */
+    readonly serverAt?: number;
+  };
+  /** The scenario preset the parameters came from, if any. */
+  readonly scenario?: string;
+}
+
+/** The machine and software a suite ran on, as the bench read them. */
+export interface Environment {
+  /** CPU model name, logical cores, and clock in MHz when known. */
+  readonly cpu: {
+    readonly model: string;
+    readonly cores: number;
+    readonly mhz: number | null;
+  };
+  /** Total memory in bytes. */
+  readonly memoryBytes: number;
+  /** Operating system: pretty name, kernel release, architecture. */
+  readonly os: {
+    readonly name: string;
+    readonly kernel: string;
+    readonly arch: string;
+  };
+  /** Runtime versions. */
+  readonly runtime: {
+    readonly deno: string;
+    readonly v8: string;
+    readonly typescript: string;
+  };
+  /** Exact versions of Fedify and every driver package, by package name. */
+  readonly packages: Readonly<Record<string, string>>;
+  /** Queue server versions, by service name (e.g. `redis`). */
+  readonly servers: Readonly<Record<string, string>>;
+  /** The sender's key types, e.g. `RSA-2048 (RSASSA-PKCS1-v1_5) + Ed25519`. */
+  readonly senderKeys: string;
+  /** Fedify's fanout option. */
+  readonly fanout: string;
+  /**
+   * How fast the machine was at the suite's start and end; absent in files
+   * written before it was recorded, or when the suite was not calibrated.
+   */
+  readonly calibration?: Calibration;
+}
+
+/**
+ * One calibration: the machine's rate at the work a delivery costs, each the
+ * median over short slices, with their min and max as its noise.
+ */
+export interface CalibrationPoint {
+  /** When it started, ISO 8601. */
+  readonly measuredAt: string;
+  /** Slices each rate was measured in. */
+  readonly slices: number;
+  /** Seconds per slice. */
+  readonly sliceSeconds: number;
+  /**
+   * RSA-2048 RSASSA-PKCS1-v1_5 SHA-256 signatures per second, one at a time
+   * on one core: the sender's dominant cost.
+   */
+  readonly rsaSignsPerSecond: number;
+  /**
+   * Loopback HTTP POSTs of a 2 KB JSON body per second, 8 in flight, to a
+   * trivial server in its own process answering 202.
+   */
+  readonly loopbackRequestsPerSecond: number;
+  /** Min and max of each rate over the slices. */
+  readonly spread: {
+    readonly rsaSignsPerSecond: Spread;
+    readonly loopbackRequestsPerSecond: Spread;
+  };
+}
+
+/** The machine's speed at the start and the end of a suite. */
+export interface Calibration {
+  /** Before the first configuration. */
+  readonly start: CalibrationPoint;
+  /** After the last; `null` while running or when the suite was stopped. */
+  readonly end: CalibrationPoint | null;
+}
+
+/** The whole results file. */
+export interface ResultsDocument {
+  /** Always 1 for this shape. */
+  readonly schemaVersion: 1;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  /** ISO 8601; `null` while the suite is still running. */
+  readonly finishedAt: string | null;
+  /** The suite's parameters. */
+  readonly params: SuiteParams;
+  /** Where it ran; absent in files written before it was recorded. */
+  readonly environment?: Environment;
+  /** One entry per configuration, in run order. */
+  readonly results: readonly ConfigurationResult[];
+}
+
+/** The id of a configuration: the driver name, and `-xN` for parallelism N > 1. */
+export function configurationId(driver: string, parallelism: number): string {
+  return parallelism > 1 ? `${driver}-x${parallelism}` : driver;
+}

@@ -1,0 +1,177 @@
+/**
+ * Hostile conditions on small real runs: an inbox that refuses, forgets,
+ * drops and verifies, and crashes of the consuming process and of the queue
+ * server.  Which deliveries fail is drawn up front, so the counts are exact.
+ */
+import assert from "node:assert/strict";
+import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
+import { type InboxProfile, INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
+import { runSuite } from "./suite.ts";
+import { survivors } from "../testing/mod.ts";
+
+const TOTAL = 4;
+const RECIPIENTS = 6;
+const EXPECTED = TOTAL * RECIPIENTS;
+
+async function run(
+  driver: string,
+  inbox: Partial<InboxProfile>,
+  extra: Partial<SuiteParams> = {},
+): Promise<ConfigurationResult> {
+  const document = await runSuite({
+    params: {
+      total: TOTAL,
+      recipients: RECIPIENTS,
+      fanout: "auto",
+      rsaBits: 2048,
+      timeoutSeconds: 120,
+      stallTimeoutSeconds: 15,
+      inbox: { ...INSTANT_INBOX, ...inbox },
+      ...extra,
+    },
+    drivers: [findDriver(builtinDrivers, driver)!],
+    parallel: [1],
+  });
+  const [result] = document.results;
+  assert.deepEqual(
+    await survivors(result.processes.map((p) => p.pid)),
+    [],
+    "no process outlives the run",
+  );
+  return result;
+}
+
+const options = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test({
+  ...options,
+  name:
+    "a 25% first-attempt error rate: every refused delivery is retried once",
+  async fn() {
+    const r = await run("in-process", { errorRate: 0.25 });
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.delivered, EXPECTED);
+    assert.equal(r.retried, EXPECTED / 4);
+    assert.equal(r.attempts, EXPECTED + EXPECTED / 4);
+    assert.equal(r.duplicates, 0);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "a gone recipient (410): two knocks per activity, then given up",
+  async fn() {
+    const r = await run("in-process", { goneRate: 1 / RECIPIENTS });
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.gone, TOTAL);
+    assert.equal(r.delivered, EXPECTED - TOTAL);
+    assert.equal(r.missing, 0);
+    // Fedify knocks twice on a 4xx: RFC 9421 signatures first, then the
+    // draft-cavage ones; after that, 410 is final.
+    assert.equal(r.attempts, EXPECTED + TOTAL);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "dropped connections are retried like errors",
+  async fn() {
+    const r = await run("in-process", { dropRate: 0.25 });
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.delivered, EXPECTED);
+    assert.equal(r.retried, EXPECTED / 4);
+    assert.equal(r.attempts, EXPECTED + EXPECTED / 4);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "an inbox that verifies HTTP signatures accepts every delivery",
+  async fn() {
+    const r = await run("postgres", { verifySignatures: true });
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.delivered, EXPECTED);
+    assert.equal(r.attempts, EXPECTED, "no delivery was refused as unverified");
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "a slow inbox: latency shows in the per-delivery latency",
+  async fn() {
+    const r = await run("in-process", { latency: { minMs: 40, maxMs: 60 } });
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.ok(r.latencyMs!.p50 >= 40, `p50 ${r.latencyMs!.p50}`);
+  },
+});
+
+const crashInbox = { latency: { minMs: 20, maxMs: 40 } };
+
+Deno.test({
+  ...options,
+  name: "crashing the in-process queue's process loses what it held, by design",
+  async fn() {
+    const r = await run("in-process", crashInbox, { crash: { workerAt: 0.5 } });
+    assert.equal(r.crashes?.length, 1);
+    assert.equal(r.crashes![0].target, "worker");
+    assert.ok(r.crashes![0].deliveredBefore >= EXPECTED / 2);
+    assert.equal(r.status, "incomplete");
+    assert.ok(r.lost! > 0, "a queue in memory dies with its process");
+    assert.equal(r.lost, r.missing);
+    assert.equal(r.delivered + r.lost!, EXPECTED);
+    assert.equal(r.totalSeconds, null);
+    assert.match(r.reason ?? "", /loses them by design/);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "crashing the consumer of a Deno KV queue loses nothing",
+  async fn() {
+    // Messages the killed process held unacknowledged come back at Deno
+    // KV's next poll, up to two minutes later: wait that long.
+    const r = await run("deno-kv-single", crashInbox, {
+      crash: { workerAt: 0.5 },
+      stallTimeoutSeconds: 150,
+    });
+    assert.equal(r.crashes?.length, 1);
+    assert.equal(r.lost, 0, r.reason ?? "");
+    assert.equal(r.delivered, EXPECTED);
+  },
+});
+
+Deno.test({
+  ...options,
+  name:
+    "crashing Redis without persistence loses the backlog; with AOF nothing",
+  async fn() {
+    const none = await run("redis", crashInbox, { crash: { serverAt: 0.5 } });
+    assert.equal(none.crashes?.[0]?.target, "server");
+    assert.ok(none.lost! > 0, "a Redis that keeps nothing forgets its queue");
+    assert.equal(none.delivered + none.lost!, EXPECTED);
+    const aof = await run("redis-aof", crashInbox, {
+      crash: { serverAt: 0.5 },
+    });
+    assert.equal(aof.crashes?.[0]?.target, "server");
+    assert.equal(aof.lost, 0, aof.reason ?? "");
+    assert.equal(aof.delivered, EXPECTED);
+  },
+});
+
+Deno.test({
+  ...options,
+  name: "a worker that dies with its PostgreSQL server is started again, " +
+    "and the queue loses nothing",
+  async fn() {
+    const r = await run("postgres", crashInbox, { crash: { serverAt: 0.5 } });
+    assert.equal(r.crashes?.[0]?.target, "server");
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.lost, 0);
+    assert.equal(r.delivered, EXPECTED);
+    for (const restart of r.restarts ?? []) {
+      assert.match(restart.exit, /^worker process exited/);
+      assert.ok(restart.atSeconds >= r.crashes![0].atSeconds);
+    }
+  },
+});

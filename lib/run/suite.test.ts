@@ -1,0 +1,114 @@
+/**
+ * The suite's bookkeeping: which configurations it makes, their ids, and
+ * what `--resume` keeps.
+ */
+import assert from "node:assert/strict";
+import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
+import type { ResultsDocument, SuiteParams } from "../results/types.ts";
+import { crashUnfit, expandConfigurations, idOf, runSuite } from "./suite.ts";
+
+const drivers = ["none", "redis"].map((n) => findDriver(builtinDrivers, n)!);
+
+Deno.test("expandConfigurations: baseline first, none once, queues per level", () => {
+  const ids = expandConfigurations(drivers, [1, 4], true).map((c) => idOf(c));
+  assert.deepEqual(ids, [
+    "baseline",
+    "baseline-x4",
+    "none",
+    "redis",
+    "redis-x4",
+  ]);
+});
+
+Deno.test("expandConfigurations: swept axes multiply every configuration", () => {
+  const axes = { fanout: ["auto", "skip"] as const, rsaBits: [2048, 4096] };
+  const ids = expandConfigurations(drivers, [1], true, {
+    fanout: [...axes.fanout],
+    rsaBits: axes.rsaBits,
+  }).map((c) => idOf(c, { fanout: [...axes.fanout], rsaBits: axes.rsaBits }));
+  assert.deepEqual(ids, [
+    // The baseline does not call sendActivity: fanout does not apply.
+    "baseline-rsa2048",
+    "baseline-rsa4096",
+    "none-fanout-auto-rsa2048",
+    "none-fanout-skip-rsa2048",
+    "none-fanout-auto-rsa4096",
+    "none-fanout-skip-rsa4096",
+    "redis-fanout-auto-rsa2048",
+    "redis-fanout-skip-rsa2048",
+    "redis-fanout-auto-rsa4096",
+    "redis-fanout-skip-rsa4096",
+  ]);
+});
+
+Deno.test("crash tests skip configurations with nothing to crash", () => {
+  const sqlite = findDriver(builtinDrivers, "sqlite")!;
+  const [baseline, none, redis] = expandConfigurations(drivers, [1], true);
+  const [local] = expandConfigurations([sqlite], [1]);
+  const worker = { workerAt: 0.5 };
+  const server = { serverAt: 0.5 };
+  assert.equal(crashUnfit(redis, undefined), null);
+  assert.equal(crashUnfit(redis, worker), null);
+  assert.equal(crashUnfit(redis, server), null);
+  assert.equal(crashUnfit(local, worker), null);
+  assert.match(crashUnfit(baseline, worker)!, /--crash-worker-at: .*no queue/);
+  assert.match(crashUnfit(none, worker)!, /no queue, so a crash has nothing/);
+  assert.match(crashUnfit(none, server)!, /--crash-server-at: .*no queue/);
+  assert.match(crashUnfit(local, server)!, /no queue server to crash/);
+});
+
+const params: SuiteParams = {
+  total: 2,
+  recipients: 6,
+  fanout: "auto",
+  rsaBits: 2048,
+  timeoutSeconds: 60,
+  stallTimeoutSeconds: 10,
+};
+
+Deno.test({
+  name:
+    "--resume keeps ok results with the same parameters and reruns the rest",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const none = findDriver(builtinDrivers, "none")!;
+    const inProcess = findDriver(builtinDrivers, "in-process")!;
+    const first = await runSuite({
+      params,
+      drivers: [none, inProcess],
+      parallel: [1],
+    });
+    assert.deepEqual(first.results.map((r) => r.status), ["ok", "ok"]);
+    // Pretend in-process had failed: it must run again, none must not.
+    const previous: ResultsDocument = {
+      ...first,
+      results: [
+        first.results[0],
+        { ...first.results[1], status: "failed", reason: "pretend" },
+      ],
+    };
+    const resumed = await runSuite({
+      params,
+      drivers: [none, inProcess],
+      parallel: [1],
+      resumeFrom: previous,
+    });
+    assert.deepEqual(resumed.results[0], first.results[0], "none was kept");
+    assert.equal(resumed.results[1].status, "ok", "in-process ran again");
+    assert.notDeepEqual(
+      resumed.results[1].processes,
+      first.results[1].processes,
+      "with new processes",
+    );
+    // Other parameters: nothing is kept.
+    const other = await runSuite({
+      params: { ...params, recipients: 7 },
+      drivers: [none],
+      parallel: [1],
+      resumeFrom: first,
+    });
+    assert.equal(other.results[0].expected, 14);
+    assert.notDeepEqual(other.results[0].processes, first.results[0].processes);
+  },
+});

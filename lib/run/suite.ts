@@ -1,0 +1,386 @@
+/**
+ * Runs a suite: the baseline rows, then every configuration, each `runs`
+ * times from an empty queue, skipping those that cannot run here, and
+ * rewriting the results after each configuration so that an interrupted
+ * suite keeps what finished.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { noneDriver } from "../../drivers/none.ts";
+import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
+import type { Availability, Driver } from "../../drivers/driver.ts";
+import { measureCalibration } from "./calibrate.ts";
+import { collectEnvironment } from "../measure/environment.ts";
+import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
+import { FedifyLogFile } from "./fedify_log_file.ts";
+import { writeResults } from "../report/markdown.ts";
+import {
+  type Calibration,
+  configurationId,
+  type ConfigurationResult,
+  type Environment,
+  type LogSummary,
+  type ResultsDocument,
+  type RunResult,
+  type SuiteParams,
+} from "../results/types.ts";
+import {
+  type Configuration,
+  configurationName,
+  type Progress,
+  runOnce,
+} from "./runner.ts";
+import { ServiceManager } from "../services/mod.ts";
+import { aggregateRuns } from "../measure/stats.ts";
+
+/** Options for {@link runSuite}. */
+export interface SuiteOptions {
+  /** Sizes and limits shared by every configuration. */
+  readonly params: SuiteParams;
+  /** Drivers to run, in order. */
+  readonly drivers: readonly Driver[];
+  /** Parallelism levels for drivers that have a queue. */
+  readonly parallel: readonly number[];
+  /** Also run the baseline (direct delivery) at each parallelism level. */
+  readonly baseline?: boolean;
+  /** User driver modules that child processes must load. */
+  readonly driverModules?: readonly string[];
+  /** If set, results are written here after every configuration. */
+  readonly outDir?: string;
+  /**
+   * Folder for Fedify's log of each configuration (`<id>.log`); `OUT/logs`
+   * with `outDir`, otherwise the logs are counted and removed.
+   */
+  readonly logDir?: string;
+  /**
+   * Saves the results instead of writing them to `outDir`: called after
+   * every configuration, and once at the end with `final` set.  What it
+   * throws ends the suite; to go on after a failed write, catch it inside.
+   */
+  readonly save?: (document: ResultsDocument, final: boolean) => Promise<void>;
+  /**
+   * A previous results document: its `ok` configurations with the same
+   * parameters are kept instead of run again.
+   */
+  readonly resumeFrom?: ResultsDocument;
+  /**
+   * Servers to use; the suite's own (stopped at its end) when absent.  A
+   * caller that passes one stops it.
+   */
+  readonly services?: ServiceManager;
+  /** Stops the suite (Ctrl-C); the running configuration ends `incomplete`. */
+  readonly signal?: AbortSignal;
+  /** Live progress of the running configuration. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Called when a configuration ends (or is taken from `resumeFrom`). */
+  readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
+  /**
+   * Measure the machine's speed at the start and the end (a few seconds
+   * each) into `environment.calibration`; default `false` (the bench's
+   * command line and `runBenchmark()` turn it on).
+   */
+  readonly calibrate?: boolean;
+}
+
+/** The values swept within a suite, besides parallelism. */
+export interface Axes {
+  /** Fedify fanout options. */
+  readonly fanout: readonly ("auto" | "skip" | "force")[];
+  /** RSA key sizes. */
+  readonly rsaBits: readonly number[];
+}
+
+/**
+ * The configurations of a suite: the baseline at each parallelism level
+ * (when asked), then each driver; a queue-less driver runs once per axis
+ * value.  Axes with more than one value multiply every configuration.
+ */
+export function expandConfigurations(
+  drivers: readonly Driver[],
+  parallel: readonly number[],
+  baseline = false,
+  axes?: Axes,
+  parallelImpls: readonly ParallelImpl[] = ["fedify"],
+): Configuration[] {
+  const floor: Configuration[] = baseline
+    ? parallel.map((parallelism) => ({
+      driver: noneDriver,
+      parallelism,
+      direct: true,
+    }))
+    : [];
+  const plain: Configuration[] = [
+    ...floor,
+    ...drivers.flatMap((driver) =>
+      driver.open == null
+        ? [{ driver, parallelism: 1 }]
+        : parallel.flatMap((parallelism) =>
+          parallelism > 1
+            ? parallelImpls.map((parallelImpl) => ({
+              driver,
+              parallelism,
+              parallelImpl,
+            }))
+            : [{ driver, parallelism }]
+        )
+    ),
+  ];
+  if (axes == null) return plain;
+  return plain.flatMap((c) =>
+    axes.rsaBits.flatMap((rsaBits) =>
+      // The baseline does not use sendActivity, so fanout does not apply.
+      (c.direct ? [axes.fanout[0]] : axes.fanout).map((fanout) => ({
+        ...c,
+        fanout,
+        rsaBits,
+      }))
+    )
+  );
+}
+
+/**
+ * Why a crash test does not apply to a configuration, or `null` if it does:
+ * without a queue there is nothing to lose, and without a server the bench
+ * started there is no server to kill.
+ */
+export function crashUnfit(
+  configuration: Configuration,
+  crash: SuiteParams["crash"],
+): string | null {
+  if (crash == null) return null;
+  const flag = crash.serverAt != null
+    ? "--crash-server-at"
+    : "--crash-worker-at";
+  if (configuration.direct || configuration.driver.open == null) {
+    return `${flag}: this configuration has no queue, so a crash has ` +
+      "nothing to lose";
+  }
+  if (crash.serverAt != null && configuration.driver.service == null) {
+    return "--crash-server-at: this configuration has no queue server to " +
+      "crash";
+  }
+  return null;
+}
+
+/** The id of a configuration, with the swept axes' values when any. */
+export function idOf(configuration: Configuration, axes?: Axes): string {
+  let id = configurationId(
+    configurationName(configuration),
+    configuration.parallelism,
+  );
+  if (axes != null && axes.fanout.length > 1 && !configuration.direct) {
+    id += `-fanout-${configuration.fanout}`;
+  }
+  if (axes != null && axes.rsaBits.length > 1) {
+    id += `-rsa${configuration.rsaBits}`;
+  }
+  if ((configuration.parallelImpl ?? "fedify") !== "fedify") {
+    id += `-${configuration.parallelImpl}`;
+  }
+  return id;
+}
+
+/** Whether a driver can run here (its server available, its own checks). */
+export async function driverAvailability(
+  driver: Driver,
+  services: ServiceManager,
+): Promise<Availability> {
+  if (driver.service != null) {
+    const service = services.availability(driver.service);
+    if (!service.available) return service;
+  }
+  return await driver.availability?.() ?? { available: true };
+}
+
+/** The parameters that must match for a result to be reused by `--resume`. */
+export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
+  const same = (x: unknown, y: unknown) =>
+    JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  return a.total === b.total && a.recipients === b.recipients &&
+    a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
+    (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1) &&
+    same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash) &&
+    same(a.parallelImpl, b.parallelImpl) && same(a.logLevel, b.logLevel);
+}
+
+function skippedRun(params: SuiteParams, reason: string): RunResult {
+  const expected = params.total * params.recipients;
+  return {
+    status: "skipped",
+    reason,
+    expected,
+    delivered: 0,
+    duplicates: 0,
+    missing: expected,
+    unexpected: 0,
+    sendSeconds: null,
+    receiveSeconds: null,
+    totalSeconds: null,
+    deliveriesPerSecond: null,
+    elapsedSeconds: null,
+    sendErrors: 0,
+    workers: 0,
+    stallTimeoutSeconds: params.stallTimeoutSeconds,
+    timeoutSeconds: params.timeoutSeconds,
+    server: null,
+    processes: [],
+    latencyMs: null,
+    sendCallMs: null,
+    cpuMsPerDelivery: null,
+    serverCpuMsPerDelivery: null,
+    implementation: null,
+    timeline: null,
+  };
+}
+
+/** Runs every configuration and returns the results document. */
+export async function runSuite(
+  options: SuiteOptions,
+): Promise<ResultsDocument> {
+  const { params } = options;
+  const runs = Math.max(1, params.runs ?? 1);
+  const services = options.services ?? new ServiceManager();
+  const startedAt = new Date().toISOString();
+  const logDir = options.logDir ??
+    (options.outDir == null ? undefined : join(options.outDir, "logs"));
+  const results: ConfigurationResult[] = [];
+  const previous = options.resumeFrom != null &&
+      sameMeasurement(options.resumeFrom.params, params)
+    ? options.resumeFrom.results
+    : [];
+  let environment: Environment | undefined;
+  let calibration: Calibration | undefined;
+  const document = (finishedAt: string | null): ResultsDocument => ({
+    schemaVersion: 1,
+    startedAt,
+    finishedAt,
+    params,
+    environment,
+    results: [...results],
+  });
+  const outDir = options.outDir;
+  const save = options.save ??
+    (outDir == null
+      ? undefined
+      : (d: ResultsDocument) => writeResults(outDir, d));
+  const refreshEnvironment = async () => {
+    const servers: Record<string, string> = {};
+    for (const r of results) {
+      if (r.server != null) servers[r.server.name] = r.server.version;
+    }
+    environment = await collectEnvironment({
+      params,
+      packages: [
+        ...new Set(options.drivers.flatMap((d) => d.packages ?? [])),
+      ],
+      servers,
+    });
+    if (calibration != null) environment = { ...environment, calibration };
+  };
+  try {
+    if (options.calibrate ?? false) {
+      const start = await measureCalibration().catch((error) => {
+        throw new Error(
+          `cannot measure the machine's speed (${messageOf(error)}); run ` +
+            "with --no-calibrate (calibrate: false) to skip it",
+          { cause: error },
+        );
+      });
+      calibration = { start, end: null };
+    }
+    await refreshEnvironment();
+    const configurations = expandConfigurations(
+      options.drivers,
+      options.parallel,
+      options.baseline ?? false,
+      params.axes,
+      params.parallelImpl,
+    );
+    for (const configuration of configurations) {
+      if (options.signal?.aborted) break;
+      const name = configurationName(configuration);
+      const id = idOf(configuration, params.axes);
+      const kept = previous.find((r) => r.id === id && r.status === "ok");
+      let result: ConfigurationResult;
+      if (kept != null) {
+        result = kept;
+      } else {
+        let availability = await driverAvailability(
+          configuration.driver,
+          services,
+        );
+        const crashReason = crashUnfit(configuration, params.crash);
+        if (availability.available && crashReason != null) {
+          availability = { available: false, reason: crashReason };
+        }
+        const runResults: RunResult[] = [];
+        let logSummary: LogSummary | undefined;
+        if (!availability.available) {
+          runResults.push(skippedRun(params, availability.reason));
+        } else {
+          const log = await FedifyLogFile.open(logDir, id);
+          for (let run = 1; run <= runs; run++) {
+            if (options.signal?.aborted) break;
+            const outcome = await runOnce(configuration, {
+              id,
+              params,
+              services,
+              driverModules: options.driverModules ?? [],
+              signal: options.signal,
+              run: { index: run, of: runs },
+              onProgress: options.onProgress,
+              log: {
+                path: log.path,
+                level: params.logLevel ?? DEFAULT_LOG_LEVEL,
+              },
+            });
+            runResults.push({ ...outcome, log: await log.runSummary() });
+            // A configuration that did not finish once would only burn its
+            // time limit again: its result says how far the one run got.
+            if (outcome.status !== "ok") break;
+          }
+          logSummary = await log.close();
+        }
+        result = {
+          ...aggregateRuns(id, name, configuration.parallelism, runResults),
+          ...(params.axes == null ? {} : {
+            fanout: configuration.fanout,
+            rsaBits: configuration.rsaBits,
+          }),
+          ...(configuration.parallelImpl == null
+            ? {}
+            : { parallelImpl: configuration.parallelImpl }),
+          ...(logSummary == null ? {} : { log: logSummary }),
+        };
+      }
+      results.push(result);
+      options.onResult?.(result, kept != null);
+      if (save != null) {
+        await refreshEnvironment();
+        await save(document(null), false);
+      }
+    }
+  } finally {
+    if (options.services == null) await services.stopAll();
+  }
+  if (calibration != null && !options.signal?.aborted) {
+    try {
+      calibration = { ...calibration, end: await measureCalibration() };
+    } catch (error) {
+      // Every configuration is measured by now: keep the results.
+      console.error(
+        `calibration at the end failed (${messageOf(error)}); the results ` +
+          "are kept with end: null (--no-calibrate skips calibration)",
+      );
+    }
+  }
+  await refreshEnvironment();
+  const final = document(new Date().toISOString());
+  await save?.(final, true);
+  return final;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

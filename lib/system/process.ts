@@ -1,0 +1,246 @@
+/**
+ * Child processes of the runner (inbox, sender, worker): spawning a Deno
+ * script with a JSON spec, reading its line messages, and stopping it for
+ * sure.
+ *
+ * @module
+ */
+import type { ChildMessage } from "../ipc/child_io.ts";
+import { leftovers } from "./leftovers.ts";
+
+const CONFIG = new URL("../../deno.json", import.meta.url);
+
+/** Options for {@link Child.spawn}. */
+export interface ChildOptions {
+  /** What the process does, e.g. `"sender"`; used in messages. */
+  readonly role: string;
+  /** The Deno script to run. */
+  readonly script: URL;
+  /** JSON-serializable spec, passed as the first argument. */
+  readonly spec: unknown;
+}
+
+/** A running child Deno process. */
+export class Child {
+  /** What the process does. */
+  readonly role: string;
+  /** Its process id. */
+  readonly pid: number;
+  /** Resolves with the exit status once the process has exited. */
+  readonly exited: Promise<Deno.CommandStatus>;
+  readonly #process: Deno.ChildProcess;
+  readonly #messages: ChildMessage[] = [];
+  readonly #listeners = new Set<() => void>();
+  readonly #stderr: string[] = [];
+  #status: Deno.CommandStatus | null = null;
+  #stdinClosed = false;
+
+  private constructor(role: string, process: Deno.ChildProcess) {
+    this.role = role;
+    this.#process = process;
+    this.pid = process.pid;
+    const stdout = this.#readLines(process.stdout, (line) => {
+      try {
+        const message = JSON.parse(line);
+        if (typeof message?.type === "string") {
+          this.#messages.push(message);
+          this.#notify();
+          return;
+        }
+      } catch { /* not a protocol line */ }
+      this.#remember(line);
+    });
+    const stderr = this.#readLines(process.stderr, (l) => this.#remember(l));
+    this.exited = Promise.all([process.status, stdout, stderr]).then(
+      ([status]) => {
+        this.#status = status;
+        this.#notify();
+        return status;
+      },
+    );
+  }
+
+  /**
+   * Starts `options.script` with Deno, this repository's config and all
+   * permissions, in its own process group: a Ctrl-C in the terminal reaches
+   * the bench, which stops its children itself.
+   */
+  static spawn(options: ChildOptions): Child {
+    const command = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        "--unstable-kv",
+        "--no-prompt",
+        "--config",
+        CONFIG.pathname,
+        options.script.pathname,
+        JSON.stringify(options.spec),
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+      detached: true,
+    });
+    const child = new Child(options.role, command.spawn());
+    leftovers.trackProcess(child.pid, child.exited);
+    return child;
+  }
+
+  /** Sends one command line to the process's stdin. */
+  async send(command: string): Promise<void> {
+    const writer = this.#process.stdin.getWriter();
+    try {
+      await writer.write(new TextEncoder().encode(command + "\n"));
+    } finally {
+      writer.releaseLock();
+    }
+  }
+
+  /** Every message of `type` received so far, in order. */
+  all(type: string): ChildMessage[] {
+    return this.#messages.filter((m) => m.type === type);
+  }
+
+  /** The exit status, or `null` while running. */
+  get status(): Deno.CommandStatus | null {
+    return this.#status;
+  }
+
+  /** The latest message of `type`, if one arrived. */
+  latest(type: string): ChildMessage | undefined {
+    return this.#messages.findLast((m) => m.type === type);
+  }
+
+  /**
+   * Waits for a message of `type`.  Rejects if the process reports an error,
+   * exits first, the timeout passes or `signal` aborts.
+   */
+  waitFor(
+    type: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ChildMessage> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.latest(type);
+        const error = this.latest("error");
+        if (found != null) finish(() => resolve(found));
+        else if (error != null) {
+          finish(() =>
+            reject(new Error(`${this.role} failed: ${error.message}`))
+          );
+        } else if (this.#status != null) {
+          finish(() => reject(new Error(this.describeExit())));
+        } else if (signal?.aborted) {
+          finish(() => reject(signal.reason));
+        }
+      };
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new Error(
+                `${this.role} did not report "${type}" within ${
+                  timeoutMs / 1000
+                } s${this.#tail()}`,
+              ),
+            )
+          ),
+        timeoutMs,
+      );
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        this.#listeners.delete(check);
+        signal?.removeEventListener("abort", check);
+        settle();
+      };
+      this.#listeners.add(check);
+      signal?.addEventListener("abort", check);
+      check();
+    });
+  }
+
+  /** Says how the process ended, with the end of its stderr. */
+  describeExit(): string {
+    const status = this.#status;
+    const how = status == null
+      ? "is still running"
+      : status.signal != null
+      ? `was killed by ${status.signal}`
+      : `exited with code ${status.code}`;
+    return `${this.role} process ${how}${this.#tail()}`;
+  }
+
+  /**
+   * Asks the process to stop (closes its stdin) and kills it with SIGKILL if
+   * it has not exited after `graceMs`.  Resolves once it has exited.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    if (!this.#stdinClosed) {
+      this.#stdinClosed = true;
+      try {
+        await this.#process.stdin.close();
+      } catch { /* already closed */ }
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    });
+    const exitedInTime = await Promise.race([
+      this.exited.then(() => false),
+      timedOut,
+    ]);
+    clearTimeout(timer);
+    if (exitedInTime) {
+      try {
+        this.#process.kill("SIGKILL");
+      } catch { /* exited meanwhile */ }
+      await this.exited;
+    }
+  }
+
+  /** Kills the process with SIGKILL at once and waits for it. */
+  async kill(): Promise<void> {
+    try {
+      this.#process.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await this.exited;
+  }
+
+  #tail(): string {
+    // The error's own lines say more than its stack frames.
+    const lines = this.#stderr
+      .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
+      .slice(-3);
+    return lines.length > 0 ? `: ${lines.join(" | ")}` : "";
+  }
+
+  #remember(line: string): void {
+    this.#stderr.push(line);
+    if (this.#stderr.length > 50) this.#stderr.shift();
+  }
+
+  #notify(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  async #readLines(
+    stream: ReadableStream<Uint8Array>,
+    onLine: (line: string) => void,
+  ): Promise<void> {
+    let buffer = "";
+    try {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        buffer += chunk;
+        let index: number;
+        while ((index = buffer.indexOf("\n")) >= 0) {
+          onLine(buffer.slice(0, index));
+          buffer = buffer.slice(index + 1);
+        }
+      }
+    } catch { /* stream broke: the process is gone */ }
+    if (buffer !== "") onLine(buffer);
+  }
+}
