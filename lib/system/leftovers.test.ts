@@ -8,16 +8,8 @@ import { basename, join } from "node:path";
 import { isRunning, Leftovers, ownerOf, selfIdentity } from "./leftovers.ts";
 import { findBinary } from "../services/util.ts";
 import { isAlive, survivors } from "../testing/mod.ts";
-
-/** The fields of `/proc/PID/stat` after the command, or `null` if gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
+import { readStat } from "./procstat.ts";
+import { sleep } from "./sleep.ts";
 
 /** The processes that `matches` picks, from `/proc`. */
 function processes(matches: (pid: number) => boolean): number[] {
@@ -51,7 +43,7 @@ async function waitForProcesses(
         `expected ${count} processes (${what}), found [${found.join(", ")}]`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     found = find();
   }
   return found;
@@ -118,7 +110,7 @@ Deno.test("forceCleanup kills tracked process groups and removes folders", async
   }).spawn();
   leftovers.trackProcess(shell.pid, shell.status);
   const group = await waitForProcesses(
-    () => processes((pid) => statFields(pid)?.[2] === String(shell.pid)),
+    () => processes((pid) => readStat(pid)?.pgid === shell.pid),
     3,
     "the shell and its two sleeps",
   );
@@ -160,7 +152,7 @@ Deno.test({
         "the sleep in the stale folder",
       );
       user = found[0];
-      assert.notEqual(statFields(user)?.[4], "0", "it has a terminal");
+      assert.notEqual(readStat(user)?.ttyNr, 0, "it has a terminal");
       const removed = await new Leftovers().sweepStale(root);
       assert.deepEqual(removed, [stale]);
       assert.equal(isAlive(user), true, "the sweep spared it");

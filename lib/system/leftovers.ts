@@ -14,6 +14,7 @@
  * @module
  */
 import { join } from "node:path";
+import { readStat } from "./procstat.ts";
 
 /** A process, named by its id and its start time in clock ticks since boot. */
 export interface ProcessIdentity {
@@ -24,34 +25,6 @@ export interface ProcessIdentity {
 }
 
 const OWNED = /^fqb-.+-(\d+)-(\d+)-[^-]+$/;
-
-/** What the sweep reads of a process in `/proc/PID/stat`. */
-interface Stat {
-  /** Field 3: `R`, `S`, `Z`, … */
-  readonly state: string;
-  /** Field 5: the process group's id. */
-  readonly pgid: number;
-  /** Field 7: the controlling terminal, `0` for none. */
-  readonly ttyNr: number;
-  /** Field 22: the start time in clock ticks since boot. */
-  readonly startTime: string;
-}
-
-/** The process's `/proc/PID/stat` fields the sweep uses, or `null`. */
-function readStat(pid: number): Stat | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return {
-      state: fields[0],
-      pgid: Number(fields[2]),
-      ttyNr: Number(fields[4]),
-      startTime: fields[19],
-    };
-  } catch {
-    return null;
-  }
-}
 
 /** This process's identity. */
 export function selfIdentity(): ProcessIdentity {

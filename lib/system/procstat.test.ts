@@ -3,12 +3,18 @@ import { parseStat, sampleTree } from "./procstat.ts";
 
 Deno.test("parseStat: ppid, own CPU and reaped children's CPU", () => {
   // Fields 14–17 (utime, stime, cutime, cstime) are 250 75 30 12 ticks; the
-  // command name holds spaces and parentheses.
+  // command name holds spaces and parentheses.  Field 5 (pgid) is 1234,
+  // field 7 (tty) 0 and field 22 (start time) 100.
   const line = "1234 (postgres: (autovacuum) x) S 1 1234 1234 0 -1 4194560 " +
     "1000 0 0 0 250 75 30 12 20 0 5 0 100 123456789 2000 18446744073709551615" +
     "\n";
   assert.deepEqual(parseStat(line), {
+    command: "postgres: (autovacuum) x",
+    state: "S",
     ppid: 1,
+    pgid: 1234,
+    ttyNr: 0,
+    startTime: "100",
     cpuSeconds: 3.25,
     reapedChildrenCpuSeconds: 0.42,
   });

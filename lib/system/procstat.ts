@@ -19,47 +19,145 @@ export interface ProcessSample {
   readonly peakRssBytes: number;
 }
 
-/** What `/proc/PID/stat` says of a process's parent and CPU time. */
+/** What `/proc/PID/stat` says of a process, the fields the project reads. */
 export interface ProcStat {
-  /** The parent's process id. */
+  /** Field 2: the command name, without its parentheses (e.g. `beam.smp`). */
+  readonly command: string;
+  /** Field 3: `R`, `S`, `D`, `Z` (ended, not yet waited for), `X`, … */
+  readonly state: string;
+  /** Field 4: the parent's process id. */
   readonly ppid: number;
-  /** Its own user + system CPU seconds (utime + stime). */
+  /** Field 5: the process group's id. */
+  readonly pgid: number;
+  /** Field 7: the controlling terminal, `0` for none. */
+  readonly ttyNr: number;
+  /**
+   * Field 22: the start time in clock ticks since boot, as written; with the
+   * pid it names one process, against reused ids.
+   */
+  readonly startTime: string;
+  /** Its own user + system CPU seconds (fields 14 and 15, utime + stime). */
   readonly cpuSeconds: number;
   /**
    * User + system CPU seconds of its children that have ended and that it
-   * waited for (cutime + cstime), with their own such children's.
+   * waited for (fields 16 and 17, cutime + cstime), with their own such
+   * children's.
    */
   readonly reapedChildrenCpuSeconds: number;
 }
 
 /**
- * Parses the text of `/proc/PID/stat`: fields 4 (ppid) and 14–17 (utime,
- * stime, cutime, cstime), counting from 1.
+ * Parses the text of `/proc/PID/stat` (see {@link ProcStat} for the fields
+ * it keeps, counted from 1 as in proc(5)).
  * @throws {TypeError} If the text is not in that format.
  */
 export function parseStat(text: string): ProcStat {
-  // Fields after the command name, which is in parentheses and may hold
-  // spaces and parentheses: fields[0] is field 3, the state.
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) =>
-    Number(fields[i])
-  );
-  if (![ppid, utime, stime, cutime, cstime].every(Number.isFinite)) {
+  // The command name is in parentheses and may hold spaces and parentheses:
+  // it ends at the last ")".  fields[0] is field 3, the state.
+  const close = text.lastIndexOf(")");
+  const fields = text.slice(close + 2).split(" ");
+  const numbers = [1, 2, 4, 11, 12, 13, 14, 19].map((i) => Number(fields[i]));
+  if (close < 0 || !numbers.every(Number.isFinite)) {
     throw new TypeError(`not a /proc/PID/stat line: ${text.slice(0, 80)}`);
   }
+  const [ppid, pgid, ttyNr, utime, stime, cutime, cstime] = numbers;
   return {
+    command: text.slice(text.indexOf("(") + 1, close),
+    state: fields[0],
     ppid,
+    pgid,
+    ttyNr,
+    startTime: fields[19],
     cpuSeconds: (utime + stime) / TICKS_PER_SECOND,
     reapedChildrenCpuSeconds: (cutime + cstime) / TICKS_PER_SECOND,
   };
 }
 
-function readStat(pid: number): ProcStat | null {
+/**
+ * Reads `/proc/PID/stat`; `null` if the process is gone or `/proc` cannot be
+ * read.  A zombie (ended, not yet waited for) is still read.
+ */
+export function readStat(pid: number): ProcStat | null {
   try {
     return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads a process that still runs: `null` also for a zombie (`Z`) or a
+ * dying process (`X`).
+ */
+export function readLiveStat(pid: number): ProcStat | null {
+  const stat = readStat(pid);
+  return stat == null || stat.state === "Z" || stat.state === "X"
+    ? null
+    : stat;
+}
+
+/** A process found in `/proc`: its id, and its stat when it was found. */
+export interface ProcEntry {
+  /** The process id. */
+  readonly pid: number;
+  /** Its `/proc/PID/stat` when it was found. */
+  readonly stat: ProcStat;
+}
+
+/**
+ * Whether the very process `entry` names still runs: a live process with
+ * that id and the same start time (not another one that reuses the id).
+ */
+export function isStillRunning(entry: ProcEntry): boolean {
+  return readLiveStat(entry.pid)?.startTime === entry.stat.startTime;
+}
+
+/**
+ * Every process in `/proc` (only live ones when `live`), by parent id;
+ * `null` where `/proc` cannot be listed.
+ */
+function childrenByParent(live: boolean): Map<number, ProcEntry[]> | null {
+  const read = live ? readLiveStat : readStat;
+  const children = new Map<number, ProcEntry[]>();
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      const pid = Number(entry.name);
+      const stat = read(pid);
+      if (stat == null) continue;
+      const siblings = children.get(stat.ppid) ?? [];
+      siblings.push({ pid, stat });
+      children.set(stat.ppid, siblings);
+    }
+  } catch {
+    return null;
+  }
+  return children;
+}
+
+/** The entries below `root` in `children`, breadth first. */
+function below(
+  root: number,
+  children: ReadonlyMap<number, readonly ProcEntry[]>,
+): ProcEntry[] {
+  const found: ProcEntry[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/**
+ * The live descendants of `root` (not `root` itself), breadth first, each
+ * with its stat; zombies are left out.  Empty where `/proc` cannot be read.
+ */
+export function liveDescendants(root: number): ProcEntry[] {
+  const children = childrenByParent(true);
+  return children == null ? [] : below(root, children);
 }
 
 function readPeakRss(pid: number): number | null {
@@ -80,30 +178,14 @@ export function sampleProcess(pid: number): ProcessSample | null {
   return { cpuSeconds: stat.cpuSeconds, peakRssBytes: peak };
 }
 
-/** The process ids of `pid` and all its descendants. */
+/**
+ * The process ids of `pid` and all its descendants, zombies included (they
+ * still hold their CPU time); just `[pid]` where `/proc` cannot be read.
+ */
 export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      const child = Number(entry.name);
-      const stat = readStat(child);
-      if (stat == null) continue;
-      const list = children.get(stat.ppid) ?? [];
-      list.push(child);
-      children.set(stat.ppid, list);
-    }
-  } catch {
-    return [pid];
-  }
-  const tree: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const next = queue.shift()!;
-    tree.push(next);
-    queue.push(...(children.get(next) ?? []));
-  }
-  return tree;
+  const children = childrenByParent(false);
+  if (children == null) return [pid];
+  return [pid, ...below(pid, children).map((entry) => entry.pid)];
 }
 
 /**
