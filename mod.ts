@@ -45,6 +45,7 @@ export type {
   ConfigurationResult,
   CrashRecord,
   Environment,
+  FanoutMode,
   Implementation,
   InboxProfile,
   LogSummary,
@@ -68,8 +69,7 @@ export type {
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
-export type { LatencyRange } from "./fake_inbox/behaviour.ts";
-export type { Series } from "./lib/results/types.ts";
+export type { LatencyRange, Series } from "./lib/results/types.ts";
 export {
   AwaitingParallelMessageQueue,
   wrapParallel,
@@ -84,7 +84,10 @@ export {
 export { renderMarkdown, renderTable, writeResults } from "./lib/report/markdown.ts";
 export {
   freePort,
+  launchServer,
+  type LaunchSpec,
   restartableServer,
+  runSetup,
   type ServerProcess,
   type ServingCheck,
   waitUntilServing,
@@ -95,7 +98,10 @@ export {
   type LoggedProcess,
   spawnLogged,
   type SpawnLoggedOptions,
+  UnreachableError,
+  unreachableError,
 } from "./lib/services/util.ts";
+export { sleep } from "./lib/system/sleep.ts";
 
 /** Options for {@link runBenchmark}; every size and limit has the CLI's default. */
 export interface BenchmarkOptions {

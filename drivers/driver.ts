@@ -10,7 +10,12 @@
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
-import type { ServiceDefinition } from "../lib/services/types.ts";
+import type {
+  Availability,
+  ServiceDefinition,
+} from "../lib/services/types.ts";
+
+export type { Availability } from "../lib/services/types.ts";
 
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =
@@ -121,8 +126,3 @@ export interface Driver {
   /** Child side: opens the queue made by {@link prepare}. */
   open?(config: Json): Promise<OpenedQueue>;
 }
-
-/** Whether something can run on this machine, and if not, why. */
-export type Availability =
-  | { readonly available: true; readonly note?: string }
-  | { readonly available: false; readonly reason: string };

@@ -24,15 +24,14 @@
  */
 import {
   type Driver,
-  errorMessage,
   type Json,
+  launchServer,
   restartableServer,
   type ServerProcess,
   type ServiceDefinition,
-  spawnLogged,
   type StartedServer,
   type StartOptions,
-  waitUntilServing,
+  unreachableError,
 } from "../mod.ts";
 import {
   BeanstalkConnection,
@@ -96,12 +95,11 @@ export async function probeBeanstalkd(
     if (version == null) throw new Error(`stats answered ${reply.status}`);
     return { version };
   } catch (error) {
-    const cause = timedOut
-      ? `no answer within ${timeoutMs} ms`
-      : errorMessage(error);
-    throw new Error(`cannot reach beanstalkd at ${where} (${cause})`, {
-      cause: error,
-    });
+    throw unreachableError(
+      "beanstalkd",
+      where,
+      timedOut ? `no answer within ${timeoutMs} ms` : error,
+    );
   } finally {
     clearTimeout(timer);
     conn?.close();
@@ -113,31 +111,25 @@ export async function probeBeanstalkd(
  * and see it exit), its output appended to a log file, and waits until it
  * answers `stats`; on failure or abort, stops it and throws.
  */
-async function launch(
+function launch(
   args: readonly string[],
   url: string,
   logPath: string,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<ServerProcess> {
-  const server = await spawnLogged("beanstalkd", args, { logPath });
-  const stop = () => server.stop("SIGTERM", STOP_GRACE_MS);
-  try {
-    await waitUntilServing({
-      name: "beanstalkd",
-      process: server,
-      logPath,
-      awaited: `no answer at ${url}`,
-      timeoutMs,
-      intervalMs: 25,
-      signal,
-      probe: () => probeBeanstalkd(url, 1000),
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { process: server, pid: server.pid, stop };
+  return launchServer({
+    name: "beanstalkd",
+    command: "beanstalkd",
+    args,
+    spawn: { logPath },
+    awaited: `no answer at ${url}`,
+    timeoutMs,
+    intervalMs: 25,
+    signal,
+    stopGraceMs: STOP_GRACE_MS,
+    probe: () => probeBeanstalkd(url, 1000),
+  });
 }
 
 /**

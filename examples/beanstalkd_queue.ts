@@ -55,11 +55,12 @@
  *
  * @module
  */
-import type {
-  MessageQueue,
-  MessageQueueDepth,
-  MessageQueueEnqueueOptions,
-  MessageQueueListenOptions,
+import {
+  type MessageQueue,
+  type MessageQueueDepth,
+  type MessageQueueEnqueueOptions,
+  type MessageQueueListenOptions,
+  sleep,
 } from "../mod.ts";
 
 /** beanstalkd's port when a URL names none. */
@@ -406,20 +407,6 @@ function delaySeconds(options?: MessageQueueEnqueueOptions): number {
   return delay;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** The `name: value` lines of the small YAML maps that `stats-*` return. */
 function parseStats(body: Uint8Array): Map<string, string> {
   const stats = new Map<string, string>();
@@ -588,8 +575,9 @@ export class BeanstalkdMessageQueue implements MessageQueue, AsyncDisposable {
       try {
         await this.#consume(handler, signal);
       } catch {
-        // The connection failed (or the server restarts): try again soon.
-        await pause(RECONNECT_DELAY_MS, signal);
+        // The connection failed (or the server restarts): try again soon,
+        // or stop at once when the signal aborts.
+        await sleep(RECONNECT_DELAY_MS, signal).catch(() => {});
       }
     }
   }

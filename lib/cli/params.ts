@@ -9,17 +9,17 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import {
-  type InboxProfile,
-  INSTANT_INBOX,
-  parseLatency,
-} from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX, parseLatency } from "../../fake_inbox/behaviour.ts";
 import {
   PARALLEL_IMPLS,
   type ParallelImpl,
 } from "../queue/awaiting_parallel_queue.ts";
 import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS } from "../child/fedify_log.ts";
-import type { SuiteParams } from "../results/types.ts";
+import type {
+  FanoutMode,
+  InboxProfile,
+  SuiteParams,
+} from "../results/types.ts";
 
 /** Bad input: the CLI prints the message and exits with code 2. */
 export class UsageError extends Error {
@@ -42,9 +42,6 @@ export const MAX_PARALLELISM = 256;
 export const MAX_RUNS = 100;
 /** Largest accepted number of worker processes. */
 export const MAX_WORKERS = 64;
-
-/** Fedify's fanout option. */
-export type FanoutMode = "auto" | "skip" | "force";
 
 /** Everything the CLI was asked to do. */
 export interface CliOptions {

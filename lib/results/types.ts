@@ -3,13 +3,49 @@
  *
  * @module
  */
-import type { InboxProfile } from "../../fake_inbox/behaviour.ts";
 import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Implementation } from "../measure/implementation.ts";
 
-export type { InboxProfile } from "../../fake_inbox/behaviour.ts";
 export type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 export type { Implementation } from "../measure/implementation.ts";
+
+/**
+ * The driver name of the baseline's rows (no queue, no `sendActivity`: the
+ * sender signs and POSTs every delivery itself), as
+ * {@link ConfigurationResult.driver} records it.
+ */
+export const BASELINE_DRIVER = "baseline";
+
+/**
+ * Fedify's `fanout` option of `sendActivity`: `auto` fans out (one message
+ * per activity, expanded into one per inbox by a worker) from 5 recipients
+ * on, `skip` never does, `force` always does.
+ */
+export type FanoutMode = "auto" | "skip" | "force";
+
+/** An inbox latency: fixed (`min === max`) or uniform over a range, in ms. */
+export interface LatencyRange {
+  /** Shortest answer delay, ms. */
+  readonly minMs: number;
+  /** Longest answer delay, ms. */
+  readonly maxMs: number;
+}
+
+/** The fake inbox's behaviour profile, as given on the command line. */
+export interface InboxProfile {
+  /** Delay before each answer; `null` answers at once. */
+  readonly latency: LatencyRange | null;
+  /** Share of deliveries answered 503 on their first attempt. */
+  readonly errorRate: number;
+  /** Share of recipients whose inbox answers 410 Gone, always. */
+  readonly goneRate: number;
+  /** Share of deliveries whose first attempt has its connection dropped. */
+  readonly dropRate: number;
+  /** Whether to verify each request's HTTP signature. */
+  readonly verifySignatures: boolean;
+  /** Seed of the draw of failing deliveries. */
+  readonly seed: number;
+}
 
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
@@ -221,12 +257,12 @@ export interface Outlier {
 export interface ConfigurationResult extends RunResult {
   /** e.g. `redis-x4`. */
   readonly id: string;
-  /** Driver name (`baseline` for the direct-delivery floor). */
+  /** Driver name ({@link BASELINE_DRIVER} for the direct-delivery floor). */
   readonly driver: string;
   /** `ParallelMessageQueue` workers (1: no wrapper). */
   readonly parallelism: number;
   /** Fedify's fanout option this configuration used. */
-  readonly fanout?: "auto" | "skip" | "force";
+  readonly fanout?: FanoutMode;
   /** RSA modulus length of the sender's key in this configuration. */
   readonly rsaBits?: number;
   /**
@@ -252,7 +288,7 @@ export interface SuiteParams {
   /** Recipients per activity. */
   readonly recipients: number;
   /** Fedify's fanout option. */
-  readonly fanout: "auto" | "skip" | "force";
+  readonly fanout: FanoutMode;
   /** RSA modulus length of the sender's key. */
   readonly rsaBits: number;
   /** Time limit per configuration, in seconds. */
@@ -268,7 +304,7 @@ export interface SuiteParams {
    * `fanout` and `rsaBits` above are the first of each.
    */
   readonly axes?: {
-    readonly fanout: readonly ("auto" | "skip" | "force")[];
+    readonly fanout: readonly FanoutMode[];
     readonly rsaBits: readonly number[];
   };
   /**

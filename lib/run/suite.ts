@@ -20,6 +20,7 @@ import {
   configurationId,
   type ConfigurationResult,
   type Environment,
+  type FanoutMode,
   type LogSummary,
   type ResultsDocument,
   type RunResult,
@@ -86,7 +87,7 @@ export interface SuiteOptions {
 /** The values swept within a suite, besides parallelism. */
 export interface Axes {
   /** Fedify fanout options. */
-  readonly fanout: readonly ("auto" | "skip" | "force")[];
+  readonly fanout: readonly FanoutMode[];
   /** RSA key sizes. */
   readonly rsaBits: readonly number[];
 }

@@ -11,20 +11,12 @@ import type {
   StartOptions,
 } from "./types.ts";
 import {
+  launchServer,
   restartableServer,
+  runSetup,
   type ServerProcess,
-  waitUntilServing,
 } from "./server.ts";
-import {
-  errorMessage,
-  findBinary,
-  redactUrl,
-  spawnLogged,
-  startError,
-  stripPassword,
-  UnreachableError,
-  withTimeout,
-} from "./util.ts";
+import { findBinary, unreachableError, withTimeout } from "./util.ts";
 
 /** How long `mariadb-install-db` plus the first connection may take. */
 const START_TIMEOUT_MS = 30_000;
@@ -76,8 +68,10 @@ export async function startMariadb(
   // user; that user must be able to reach it.
   if (asRoot) await Deno.chmod(dir, 0o711);
 
-  const installLog = `${dir}/install.log`;
-  const install = await spawnLogged(
+  // An abort sends the script SIGTERM, so it ends its bootstrap server; a
+  // SIGKILL would orphan it.
+  await runSetup(
+    "mariadb-install-db",
     binary("mariadb-install-db", "mysql_install_db"),
     [
       "--no-defaults",
@@ -86,25 +80,9 @@ export async function startMariadb(
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
     ],
-    { logPath: installLog, cwd: dir },
+    { logPath: `${dir}/install.log`, cwd: dir },
+    signal,
   );
-  // SIGTERM lets the script end its bootstrap server; SIGKILL would orphan it.
-  const onAbort = () => void install.stop("SIGTERM", 5000);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-  try {
-    const { code } = await install.status;
-    signal?.throwIfAborted();
-    if (code !== 0) {
-      throw await startError(
-        "mariadb-install-db",
-        `exited (${code})`,
-        installLog,
-      );
-    }
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
 
   signal?.throwIfAborted();
   const launch = (timeoutMs: number) =>
@@ -131,39 +109,32 @@ interface LaunchOptions extends StartOptions {
  * connections (after crash recovery, if it needs one) and has the bench's
  * database; on failure, stops it and throws with the log's last lines.
  */
-async function launchMariadb(
+function launchMariadb(
   { dir, port, signal, dataDir, userArgs, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
-  const logPath = `${dir}/mariadbd.log`;
-  const server = await spawnLogged(binary("mariadbd", "mysqld"), [
-    "--no-defaults",
-    ...userArgs,
-    `--datadir=${dataDir}`,
-    `--port=${port}`,
-    "--bind-address=127.0.0.1",
-    `--socket=${dataDir}/mariadbd.sock`,
-    `--pid-file=${dataDir}/mariadbd.pid`,
-    "--skip-log-bin",
-  ], { logPath, cwd: dir });
-  const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
   const rootUrl = `mysql://root@127.0.0.1:${port}`;
-  try {
-    await waitUntilServing({
-      name: "mariadbd",
-      process: server,
-      logPath,
-      awaited: `no connection on port ${port}`,
-      timeoutMs,
-      intervalMs: 25,
-      signal,
-      probe: () =>
-        query(rootUrl, 2000, `CREATE DATABASE IF NOT EXISTS ${DATABASE}`),
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { process: server, pid: server.pid, stop };
+  return launchServer({
+    name: "mariadbd",
+    command: binary("mariadbd", "mysqld"),
+    args: [
+      "--no-defaults",
+      ...userArgs,
+      `--datadir=${dataDir}`,
+      `--port=${port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${dataDir}/mariadbd.sock`,
+      `--pid-file=${dataDir}/mariadbd.pid`,
+      "--skip-log-bin",
+    ],
+    spawn: { logPath: `${dir}/mariadbd.log`, cwd: dir },
+    awaited: `no connection on port ${port}`,
+    timeoutMs,
+    intervalMs: 25,
+    signal,
+    stopGraceMs: STOP_GRACE_MS,
+    probe: () =>
+      query(rootUrl, 2000, `CREATE DATABASE IF NOT EXISTS ${DATABASE}`),
+  });
 }
 
 /**
@@ -226,11 +197,7 @@ export async function probeMariadb(
     if (!version) throw new Error("SELECT VERSION() returned nothing");
     return { version };
   } catch (error) {
-    throw new UnreachableError(
-      `cannot reach MariaDB at ${redactUrl(url)} (${
-        stripPassword(errorMessage(error), url)
-      })`,
-    );
+    throw unreachableError("MariaDB", url, error);
   }
 }
 

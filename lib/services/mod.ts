@@ -15,13 +15,21 @@
  *
  * @module
  */
-import type { Availability } from "../../drivers/driver.ts";
 import { leftovers } from "../system/leftovers.ts";
-import type { ServiceDefinition, StartedServer } from "./types.ts";
+import type {
+  Availability,
+  ServiceDefinition,
+  StartedServer,
+} from "./types.ts";
 import { freePort, missingBinaries } from "./server.ts";
 import { urlPassword } from "./util.ts";
+import { mariadbService } from "./mariadb.ts";
+import { postgresService } from "./postgres.ts";
+import { rabbitmqService } from "./rabbitmq.ts";
+import { redisService } from "./redis.ts";
 
 export type {
+  Availability,
   ServiceDefinition,
   StartedServer,
   StartOptions,
@@ -44,8 +52,11 @@ export {
   freePort,
   hasBinaries,
   killProcessTree,
+  launchServer,
+  type LaunchSpec,
   missingBinaries,
   restartableServer,
+  runSetup,
   type ServerProcess,
   type ServingCheck,
   waitUntilServing,
@@ -58,14 +69,20 @@ export {
   spawnLogged,
   type SpawnLoggedOptions,
   startError,
+  UnreachableError,
+  unreachableError,
 } from "./util.ts";
 
-/** Environment variables whose URL passwords {@link redactSecrets} hides. */
+/**
+ * Environment variables whose URL passwords {@link redactSecrets} hides: the
+ * `urlEnv` of every built-in service (`REDIS_URL`, `POSTGRES_URL`,
+ * `AMQP_URL`, `MYSQL_URL`).
+ */
 export const SECRET_URL_ENVS: readonly string[] = [
-  "REDIS_URL",
-  "POSTGRES_URL",
-  "AMQP_URL",
-  "MYSQL_URL",
+  ...new Set(
+    [redisService, postgresService, rabbitmqService, mariadbService]
+      .map((def) => def.urlEnv),
+  ),
 ];
 
 /**

@@ -10,19 +10,16 @@ import type {
   StartOptions,
 } from "./types.ts";
 import {
+  launchServer,
   restartableServer,
+  runSetup,
   type ServerProcess,
-  waitUntilServing,
 } from "./server.ts";
 import {
-  errorMessage,
   findBinary,
-  redactUrl,
-  spawnLogged,
   type SpawnLoggedOptions,
-  startError,
-  stripPassword,
   UnreachableError,
+  unreachableError,
   withTimeout,
 } from "./util.ts";
 
@@ -107,9 +104,10 @@ export async function startPostgres(
     env: { LC_ALL: "C" },
   };
 
-  signal?.throwIfAborted();
-  const initdbLog = `${dir}/initdb.log`;
-  const initdb = await spawnLogged(findBinary("initdb") ?? "initdb", [
+  // An abort sends initdb SIGTERM, so it reaps its own `postgres --single`
+  // child; a SIGKILL would orphan it, and PID 1 in a container may never
+  // reap it.
+  await runSetup("initdb", findBinary("initdb") ?? "initdb", [
     "-D",
     dataDir,
     "-U",
@@ -118,21 +116,7 @@ export async function startPostgres(
     "-E",
     "UTF8",
     "--no-locale",
-  ], { ...spawnOptions, logPath: initdbLog });
-  // SIGTERM lets initdb reap its own `postgres --single` child; a SIGKILL
-  // would orphan it, and PID 1 in a container may never reap it.
-  const onAbort = () => void initdb.stop("SIGTERM", 5000);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-  try {
-    const { code } = await initdb.status;
-    signal?.throwIfAborted();
-    if (code !== 0) {
-      throw await startError("initdb", `exited (${code})`, initdbLog);
-    }
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
+  ], { ...spawnOptions, logPath: `${dir}/initdb.log` }, signal);
 
   signal?.throwIfAborted();
   const launch = (timeoutMs: number) =>
@@ -167,40 +151,34 @@ interface LaunchOptions extends StartOptions {
  * it accepts connections (after crash recovery, if it needs one); on failure,
  * stops it and throws with the log's last lines.
  */
-async function launchPostgres(
+function launchPostgres(
   { port, signal, dataDir, socketDir, spawn, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
-  const { logPath } = spawn;
-  const server = await spawnLogged(findBinary("postgres") ?? "postgres", [
-    "-D",
-    dataDir,
-    "-p",
-    String(port),
-    "-k",
-    socketDir,
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    "max_connections=200",
-  ], spawn);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const stop = (): Promise<void> => server.stop("SIGINT", STOP_GRACE_MS);
-  try {
-    await waitUntilServing({
-      name: "postgres",
-      process: server,
-      logPath,
-      awaited: `no connection on port ${port}`,
-      timeoutMs,
-      intervalMs: 50,
-      signal,
-      probe: () => probePostgres(url, 2000),
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { process: server, pid: server.pid, stop };
+  return launchServer({
+    name: "postgres",
+    command: findBinary("postgres") ?? "postgres",
+    args: [
+      "-D",
+      dataDir,
+      "-p",
+      String(port),
+      "-k",
+      socketDir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=200",
+    ],
+    spawn,
+    awaited: `no connection on port ${port}`,
+    timeoutMs,
+    intervalMs: 50,
+    signal,
+    stopSignal: "SIGINT",
+    stopGraceMs: STOP_GRACE_MS,
+    probe: () => probePostgres(url, 2000),
+  });
 }
 
 /**
@@ -216,12 +194,7 @@ export async function probePostgres(
   url: string,
   timeoutMs: number,
 ): Promise<{ version: string }> {
-  const fail = (cause: unknown): Error =>
-    new UnreachableError(
-      `cannot reach PostgreSQL at ${redactUrl(url)} (${
-        stripPassword(errorMessage(cause), url)
-      })`,
-    );
+  const fail = (cause: unknown) => unreachableError("PostgreSQL", url, cause);
   let sql: postgres.Sql | undefined;
   try {
     sql = postgres(url, {

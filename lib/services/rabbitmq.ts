@@ -10,10 +10,16 @@
  */
 import { connect, type ServerProperties } from "amqplib";
 import {
+  isStillRunning,
+  liveDescendants,
+  type ProcEntry,
+} from "../system/procstat.ts";
+import { sleep } from "../system/sleep.ts";
+import {
   freePort,
+  launchServer,
   restartableServer,
   type ServerProcess,
-  waitUntilServing,
 } from "./server.ts";
 import type {
   ServiceDefinition,
@@ -21,14 +27,11 @@ import type {
   StartOptions,
 } from "./types.ts";
 import {
-  errorMessage,
   findBinary,
   redactUrl,
-  sleep,
-  spawnLogged,
   startError,
-  stripPassword,
   UnreachableError,
+  unreachableError,
   withTimeout,
 } from "./util.ts";
 
@@ -61,74 +64,16 @@ function serverScript(): string {
   return findBinary("rabbitmq-server") ?? "rabbitmq-server";
 }
 
-/** A process, identified by its id and start time (against pid reuse). */
-interface ProcessId {
-  readonly pid: number;
-  readonly startTime: string;
-  readonly command: string;
-}
-
-/** Reads a process's parent, start time and command name from `/proc`. */
-function readStat(
-  pid: number,
-): { ppid: number; startTime: string; command: string } | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const close = stat.lastIndexOf(")");
-    const command = stat.slice(stat.indexOf("(") + 1, close);
-    // Fields after the command: state, ppid, …; starttime is field 22.
-    const fields = stat.slice(close + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") return undefined;
-    return { ppid: Number(fields[1]), startTime: fields[19], command };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live descendant of `root`, found through `/proc`. */
-function descendants(root: number): ProcessId[] {
-  const children = new Map<number, ProcessId[]>();
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync("/proc")];
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const pid = Number(entry.name);
-    const stat = readStat(pid);
-    if (stat == null) continue;
-    const list = children.get(stat.ppid) ?? [];
-    list.push({ pid, startTime: stat.startTime, command: stat.command });
-    children.set(stat.ppid, list);
-  }
-  const found: ProcessId[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      found.push(child);
-      queue.push(child.pid);
-    }
-  }
-  return found;
-}
-
-/** Whether the very process `id` names is still alive. */
-function isRunning(id: ProcessId): boolean {
-  return readStat(id.pid)?.startTime === id.startTime;
-}
-
 /**
  * Waits up to `graceMs` for the processes to exit, then kills the rest and
  * waits for them to go.
  */
-async function reap(ids: readonly ProcessId[], graceMs: number) {
+async function reap(ids: readonly ProcEntry[], graceMs: number) {
   const deadline = Date.now() + graceMs;
-  let alive = ids.filter(isRunning);
+  let alive = ids.filter(isStillRunning);
   while (alive.length > 0 && Date.now() < deadline) {
     await sleep(50);
-    alive = alive.filter(isRunning);
+    alive = alive.filter(isStillRunning);
   }
   for (const id of alive) {
     try {
@@ -139,7 +84,7 @@ async function reap(ids: readonly ProcessId[], graceMs: number) {
   }
   while (alive.length > 0) {
     await sleep(20);
-    alive = alive.filter(isRunning);
+    alive = alive.filter(isStillRunning);
   }
 }
 
@@ -227,52 +172,46 @@ interface LaunchOptions extends StartOptions {
 async function launchRabbitmq(
   { dir, port, signal, env, clusterName, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
-  const logPath = `${dir}/rabbitmq.log`;
-  // Without RABBITMQ_ALLOW_INPUT the script stays in the foreground as the
-  // VM's parent and turns SIGTERM into a graceful shutdown of the node.
-  const script = await spawnLogged(serverScript(), [], {
-    logPath,
-    cwd: dir, // where a failed boot writes erl_crash.dump
-    env,
-  });
   const url = `amqp://127.0.0.1:${port}`;
-  let tree: ProcessId[] = [];
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      tree = [...tree, ...descendants(script.pid)];
+  const logPath = `${dir}/rabbitmq.log`;
+  let tree: ProcEntry[] = [];
+  const life = await launchServer({
+    name: "rabbitmq-server",
+    // Without RABBITMQ_ALLOW_INPUT the script stays in the foreground as the
+    // VM's parent and turns SIGTERM into a graceful shutdown of the node.
+    command: serverScript(),
+    args: [],
+    spawn: {
+      logPath,
+      cwd: dir, // where a failed boot writes erl_crash.dump
+      env,
+    },
+    awaited: `no AMQP connection on port ${port}`,
+    timeoutMs,
+    intervalMs: 100,
+    signal,
+    stopGraceMs: STOP_GRACE_MS,
+    probe: () => serverProperties(url, 2000),
+    exitHint: (log) => /eaddrinuse/.test(log) ? `; port ${port} is taken` : "",
+    async accept(properties) {
+      if (properties.cluster_name !== clusterName) {
+        throw await startError(
+          "rabbitmq-server",
+          `another broker answers on port ${port}`,
+          logPath,
+        );
+      }
+    },
+    // The node's helper processes (epmd aside) must not outlive it.
+    async stop(script) {
+      tree = [...tree, ...liveDescendants(script.pid)];
       await script.stop("SIGTERM", STOP_GRACE_MS);
       await reap(tree, HELPER_GRACE_MS);
-    })();
-    return stopping;
-  };
-  try {
-    const properties = await waitUntilServing({
-      name: "rabbitmq-server",
-      process: script,
-      logPath,
-      awaited: `no AMQP connection on port ${port}`,
-      timeoutMs,
-      intervalMs: 100,
-      signal,
-      probe: () => serverProperties(url, 2000),
-      exitHint: (log) =>
-        /eaddrinuse/.test(log) ? `; port ${port} is taken` : "",
-    });
-    if (properties.cluster_name !== clusterName) {
-      throw await startError(
-        "rabbitmq-server",
-        `another broker answers on port ${port}`,
-        logPath,
-      );
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  tree = descendants(script.pid);
-  const vm = tree.find((id) => id.command === "beam.smp");
-  return { process: script, pid: vm?.pid ?? script.pid, stop };
+    },
+  });
+  tree = liveDescendants(life.process.pid);
+  const vm = tree.find((id) => id.stat.command === "beam.smp");
+  return { ...life, pid: vm?.pid ?? life.pid };
 }
 
 /**
@@ -307,12 +246,7 @@ async function serverProperties(
   url: string,
   timeoutMs: number,
 ): Promise<ServerProperties> {
-  const fail = (cause: unknown): Error =>
-    new UnreachableError(
-      `cannot reach RabbitMQ at ${redactUrl(url)} (${
-        stripPassword(errorMessage(cause), url)
-      })`,
-    );
+  const fail = (cause: unknown) => unreachableError("RabbitMQ", url, cause);
   let timedOut = false;
   const connecting = connect(url, { timeout: timeoutMs });
   try {

@@ -10,16 +10,13 @@ import type {
   StartOptions,
 } from "./types.ts";
 import {
+  launchServer,
   restartableServer,
   type ServerProcess,
-  waitUntilServing,
 } from "./server.ts";
 import {
-  errorMessage,
-  redactUrl,
-  spawnLogged,
-  stripPassword,
   UnreachableError,
+  unreachableError,
   withTimeout,
   writeAll,
 } from "./util.ts";
@@ -150,38 +147,29 @@ export async function startRedis(
  * (`-LOADING` while it reads its data file does not count); on failure,
  * stops it and throws with the log's last lines.
  */
-async function launchRedis(
+function launchRedis(
   args: readonly string[],
   { dir, port, signal }: StartOptions,
   logPath: string,
   timeoutMs: number,
 ): Promise<ServerProcess> {
-  const server = await spawnLogged("redis-server", args, {
-    logPath,
-    cwd: dir,
+  return launchServer({
+    name: "redis-server",
+    command: "redis-server",
+    args,
+    spawn: { logPath, cwd: dir },
+    awaited: `no answer to PING on port ${port}`,
+    timeoutMs,
+    intervalMs: 25,
+    signal,
+    stopGraceMs: STOP_GRACE_MS,
+    async probe(server) {
+      const exited = server.status.then(() => false);
+      if (!await Promise.race([ping(port, 1000), exited])) {
+        throw new Error("no PONG");
+      }
+    },
   });
-  const stop = (): Promise<void> => server.stop("SIGTERM", STOP_GRACE_MS);
-  try {
-    await waitUntilServing({
-      name: "redis-server",
-      process: server,
-      logPath,
-      awaited: `no answer to PING on port ${port}`,
-      timeoutMs,
-      intervalMs: 25,
-      signal,
-      async probe() {
-        const exited = server.status.then(() => false);
-        if (!await Promise.race([ping(port, 1000), exited])) {
-          throw new Error("no PONG");
-        }
-      },
-    });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { process: server, pid: server.pid, stop };
 }
 
 /**
@@ -199,12 +187,7 @@ export async function probeRedis(
 ): Promise<{ version: string }> {
   let client: Redis | undefined;
   let lastError: unknown;
-  const fail = (cause: unknown): Error =>
-    new UnreachableError(
-      `cannot reach Redis at ${redactUrl(url)} (${
-        stripPassword(errorMessage(cause), url)
-      })`,
-    );
+  const fail = (cause: unknown) => unreachableError("Redis", url, cause);
   try {
     client = new Redis(url, {
       lazyConnect: true,

@@ -1,17 +1,24 @@
 /**
- * Plumbing for throwaway servers: free ports, binaries on `PATH`, waiting
- * until a freshly spawned server serves, and servers that can be killed hard
+ * Plumbing for throwaway servers: free ports, binaries on `PATH`, launching
+ * a server and waiting until it serves, and servers that can be killed hard
  * and restarted on the same data.  The service modules build on it, and so
  * can a driver of your own (it is exported from the package's `mod.ts`).
  *
  * @module
  */
+import {
+  isStillRunning,
+  liveDescendants,
+  type ProcEntry,
+} from "../system/procstat.ts";
+import { sleep } from "../system/sleep.ts";
 import type { StartedServer } from "./types.ts";
 import {
   errorMessage,
   findBinary,
   type LoggedProcess,
-  sleep,
+  spawnLogged,
+  type SpawnLoggedOptions,
   startError,
 } from "./util.ts";
 
@@ -123,6 +130,128 @@ export interface ServerProcess {
 }
 
 /**
+ * Runs a server's one-off setup program (`initdb`, `mariadb-install-db`) to
+ * its end, its output appended to a log file.  An abort sends it SIGTERM,
+ * which lets it end the bootstrap server it may have started (a SIGKILL
+ * would orphan that one).
+ *
+ * @param name The program's name in errors.
+ * @param command The executable.
+ * @param args Its arguments.
+ * @param options Its log file, folder, user and environment.
+ * @param signal Aborts the setup.
+ * @throws {Error} When it exits with another code than 0 (with its log's
+ *   last lines), or the signal's reason when aborted.
+ */
+export async function runSetup(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: SpawnLoggedOptions,
+  signal?: AbortSignal,
+): Promise<void> {
+  signal?.throwIfAborted();
+  const setup = await spawnLogged(command, args, options);
+  const onAbort = () => void setup.stop("SIGTERM", 5000);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    const { code } = await setup.status;
+    signal?.throwIfAborted();
+    if (code !== 0) {
+      throw await startError(name, `exited (${code})`, options.logPath);
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * How {@link launchServer} starts one life of a server and tells when it
+ * serves: the spawn, the wait of {@link waitUntilServing}, and the stop.
+ */
+export interface LaunchSpec<T> {
+  /** The server's name in errors, e.g. `redis-server`. */
+  readonly name: string;
+  /** The executable (a name on `PATH` or a path). */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args: readonly string[];
+  /** Its log file (errors quote its last lines), folder, user, environment. */
+  readonly spawn: SpawnLoggedOptions;
+  /** What the probe waits for, e.g. `no answer to PING on port 6379`. */
+  readonly awaited: string;
+  /** Longest wait in milliseconds. */
+  readonly timeoutMs: number;
+  /** Pause between probes in milliseconds. */
+  readonly intervalMs: number;
+  /** Aborts the wait (the process is then stopped). */
+  readonly signal?: AbortSignal;
+  /** The signal that shuts the server down gracefully (default `SIGTERM`). */
+  readonly stopSignal?: Deno.Signal;
+  /** How long it may take to exit after that signal before `SIGKILL`. */
+  readonly stopGraceMs: number;
+  /**
+   * Resolves once the server serves; rejects while it does not yet.
+   * @param process The spawned process (e.g. to stop waiting once it exits).
+   */
+  probe(process: LoggedProcess): Promise<T>;
+  /** Words to add to the error when the process exits, read from its log. */
+  exitHint?(log: string): string;
+  /**
+   * Checks, once, what the first successful probe resolved to; throws (the
+   * process is then stopped) when it is not the server just launched, e.g.
+   * another one answers on its port.
+   */
+  accept?(served: T): void | Promise<void>;
+  /**
+   * Stops this life and waits for all of its processes, instead of sending
+   * {@link stopSignal} and waiting {@link stopGraceMs} for the process.
+   */
+  stop?(process: LoggedProcess): Promise<void>;
+}
+
+/**
+ * Starts one life of a throwaway server: spawns it in the foreground with
+ * {@link spawnLogged}, waits with {@link waitUntilServing} until it serves,
+ * and stops it again when it does not (or the wait is aborted).  What it
+ * returns is what {@link restartableServer} wants from a launch function.
+ *
+ * @param spec The command, the probe, and how to stop it.
+ * @returns The running process; its `stop()` runs once however often it is
+ *   called.
+ * @throws {Error} Naming the server, why it is not serving, and its log's
+ *   last lines; or the signal's reason when the wait is aborted.
+ */
+export async function launchServer<T>(
+  spec: LaunchSpec<T>,
+): Promise<ServerProcess> {
+  const server = await spawnLogged(spec.command, spec.args, spec.spawn);
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    stopping ??= spec.stop?.(server) ??
+      server.stop(spec.stopSignal ?? "SIGTERM", spec.stopGraceMs);
+  try {
+    const served = await waitUntilServing({
+      name: spec.name,
+      process: server,
+      logPath: spec.spawn.logPath,
+      awaited: spec.awaited,
+      timeoutMs: spec.timeoutMs,
+      intervalMs: spec.intervalMs,
+      signal: spec.signal,
+      probe: () => spec.probe(server),
+      exitHint: (log) => spec.exitHint?.(log) ?? "",
+    });
+    await spec.accept?.(served);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { process: server, pid: server.pid, stop };
+}
+
+/**
  * Builds a {@link StartedServer} that can be killed and restarted, for the
  * service modules.  `launch` starts the server's process on the same folder
  * and port as `first` and resolves once it accepts connections (stopping
@@ -174,53 +303,9 @@ export function restartableServer(
 /** How long SIGKILLed processes may take to vanish (a D-state fsync). */
 const KILL_WAIT_MS = 30_000;
 
-/** A process, identified by its id and start time (against pid reuse). */
-interface ProcessId {
-  readonly pid: number;
-  readonly startTime: string;
-}
-
-/** Reads a live process's parent and start time from `/proc`. */
-function readStat(
-  pid: number,
-): { ppid: number; startTime: string } | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command: state, ppid, …; starttime is field 22.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") return undefined;
-    return { ppid: Number(fields[1]), startTime: fields[19] };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live descendant of `root`, found through `/proc`. */
-function processTree(root: number): ProcessId[] {
-  const children = new Map<number, ProcessId[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const pid = Number(entry.name);
-    const stat = readStat(pid);
-    if (stat == null) continue;
-    const siblings = children.get(stat.ppid) ?? [];
-    siblings.push({ pid, startTime: stat.startTime });
-    children.set(stat.ppid, siblings);
-  }
-  const found: ProcessId[] = [];
-  const pending = [root];
-  while (pending.length > 0) {
-    for (const child of children.get(pending.pop()!) ?? []) {
-      found.push(child);
-      pending.push(child.pid);
-    }
-  }
-  return found;
-}
-
 /** Sends a signal to the very process `id` names, if it still lives. */
-function signalProcess(id: ProcessId, signal: Deno.Signal): void {
-  if (readStat(id.pid)?.startTime !== id.startTime) return;
+function signalProcess(id: ProcEntry, signal: Deno.Signal): void {
+  if (!isStillRunning(id)) return;
   try {
     Deno.kill(id.pid, signal);
   } catch {
@@ -242,9 +327,11 @@ function signalProcess(id: ProcessId, signal: Deno.Signal): void {
 export async function killProcessTree(root: LoggedProcess): Promise<void> {
   if (root.exited) return;
   root.kill("SIGSTOP");
-  const frozen = new Map<number, ProcessId>();
+  const frozen = new Map<number, ProcEntry>();
   while (true) {
-    const found = processTree(root.pid).filter((id) => !frozen.has(id.pid));
+    const found = liveDescendants(root.pid).filter((id) =>
+      !frozen.has(id.pid)
+    );
     if (found.length === 0) break;
     for (const id of found) {
       signalProcess(id, "SIGSTOP");
@@ -257,7 +344,7 @@ export async function killProcessTree(root: LoggedProcess): Promise<void> {
   const deadline = Date.now() + KILL_WAIT_MS;
   let alive = [...frozen.values()];
   while (true) {
-    alive = alive.filter((id) => readStat(id.pid)?.startTime === id.startTime);
+    alive = alive.filter(isStillRunning);
     if (alive.length === 0) return;
     if (Date.now() > deadline) {
       throw new Error(

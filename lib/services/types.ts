@@ -1,9 +1,18 @@
 /**
  * Types for the queue servers (Redis, PostgreSQL, …) the bench either
- * connects to by URL or starts as throwaway instances.
+ * connects to by URL or starts as throwaway instances, and whether one can
+ * be had here.
  *
  * @module
  */
+
+/**
+ * Whether something can run on this machine (a service, a driver), and if
+ * not, why: a one-line reason that names the fix.
+ */
+export type Availability =
+  | { readonly available: true; readonly note?: string }
+  | { readonly available: false; readonly reason: string };
 
 /** Options for {@link ServiceDefinition.start}. */
 export interface StartOptions {

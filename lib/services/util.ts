@@ -1,6 +1,7 @@
 /**
- * Internal helpers shared by the service definitions: URL redaction, bounded
- * waits, and child processes whose output goes to a log file.
+ * Internal helpers shared by the service definitions: URL redaction, the
+ * "cannot reach" error, bounded waits, and child processes whose output goes
+ * to a log file.
  *
  * Not part of the folder's public face; import from `./mod.ts` instead.
  *
@@ -81,6 +82,29 @@ export class UnreachableError extends Error {
   }
 }
 
+/**
+ * The error of a probe that cannot reach its server or use it:
+ * `cannot reach NAME at URL (CAUSE)`.  The URL's password is hidden in both
+ * the URL and the cause's message; the cause itself is not attached, since
+ * it may hold the password.
+ *
+ * @param server The server's name for a reader, e.g. `PostgreSQL`.
+ * @param url The URL the probe used, possibly with a password.
+ * @param cause What went wrong: an error, or words such as
+ *   `no answer within 2000 ms`.
+ */
+export function unreachableError(
+  server: string,
+  url: string,
+  cause: unknown,
+): UnreachableError {
+  return new UnreachableError(
+    `cannot reach ${server} at ${redactUrl(url)} (${
+      stripPassword(errorMessage(cause), url)
+    })`,
+  );
+}
+
 /** The message of an error, or the string form of anything else thrown. */
 export function errorMessage(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) {
@@ -113,22 +137,6 @@ export async function withTimeout<T>(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Sleeps `ms` milliseconds; rejects early when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** Writes all of `data` to `writer`, looping over partial writes. */
