@@ -19,6 +19,7 @@ import {
 } from "./lib/cli/params.ts";
 import { renderTable } from "./lib/report/markdown.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
+import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
@@ -135,11 +136,12 @@ async function main(): Promise<number> {
   if (options.resume) {
     const path = join(options.out, "latest.json");
     try {
-      resumeFrom = JSON.parse(await Deno.readTextFile(path));
+      resumeFrom = await readResultsDocument(path);
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) {
+      if (!(error instanceof ResultsFileError)) throw error;
+      if (!error.missing) {
         fail(
-          `cannot resume from ${path}: ${(error as Error).message}; ` +
+          `cannot resume from ${error.message}; ` +
             `remove it or run without --resume`,
           2,
         );
@@ -147,9 +149,6 @@ async function main(): Promise<number> {
       console.error(
         `nothing to resume in ${path}: running every configuration`,
       );
-    }
-    if (resumeFrom != null && resumeFrom.schemaVersion !== 1) {
-      fail(`cannot resume from ${path}: not a schemaVersion 1 results file`, 2);
     }
   }
   const params: SuiteParams = suiteParams(options);

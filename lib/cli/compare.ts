@@ -14,89 +14,7 @@
 import { parseArgs } from "node:util";
 import { compareResults, findRegressions } from "../report/comparison.ts";
 import { renderComparison, renderGate } from "../report/comparison_report.ts";
-import type { ResultsDocument } from "../results/types.ts";
-
-const STATUSES = new Set(["ok", "incomplete", "failed", "skipped"]);
-
-/** A results file that cannot be read or is not schema version 1. */
-export class ResultsFileError extends Error {
-  /** Creates the error; `message` names the file and the problem. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ResultsFileError";
-  }
-}
-
-/**
- * Checks that parsed JSON has the shape of a schema-version-1 results file.
- * @throws {ResultsFileError} Naming `source` and what is wrong.
- */
-export function validateResultsDocument(
-  value: unknown,
-  source: string,
-): ResultsDocument {
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    typeof v === "object" && v != null && !Array.isArray(v);
-  if (!isObject(value)) {
-    throw new ResultsFileError(`${source}: not a results file (no object)`);
-  }
-  if (value.schemaVersion !== 1) {
-    throw new ResultsFileError(
-      `${source}: unsupported schemaVersion ${
-        JSON.stringify(value.schemaVersion)
-      } (expected 1)`,
-    );
-  }
-  if (!isObject(value.params)) {
-    throw new ResultsFileError(`${source}: missing "params"`);
-  }
-  if (!Array.isArray(value.results)) {
-    throw new ResultsFileError(`${source}: missing "results" array`);
-  }
-  for (const [i, result] of value.results.entries()) {
-    if (
-      !isObject(result) || typeof result.id !== "string" ||
-      typeof result.status !== "string" || !STATUSES.has(result.status)
-    ) {
-      throw new ResultsFileError(
-        `${source}: results[${i}] has no valid "id" and "status"`,
-      );
-    }
-  }
-  return value as unknown as ResultsDocument;
-}
-
-/**
- * Reads and validates a results file.
- * @throws {ResultsFileError} If it is missing, unreadable, not JSON, or not
- *   schema version 1.
- */
-export async function readResultsDocument(
-  path: string,
-): Promise<ResultsDocument> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    const cause = error instanceof Deno.errors.NotFound
-      ? "no such file"
-      : error instanceof Error
-      ? error.message
-      : String(error);
-    throw new ResultsFileError(`${path}: cannot read (${cause})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ResultsFileError(
-      `${path}: invalid JSON (${
-        error instanceof Error ? error.message : String(error)
-      })`,
-    );
-  }
-  return validateResultsDocument(parsed, path);
-}
+import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 
 const USAGE = "Usage: deno task compare OLD.json NEW.json " +
   "[--fail-on-regression PERCENT]";
@@ -166,7 +84,10 @@ export async function main(args: readonly string[]): Promise<number> {
     return regressions.length > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof ResultsFileError) {
-      console.error(`compare: ${error.message}`);
+      const fix = error.missing
+        ? ""
+        : "; give the latest.json that `deno task bench` writes";
+      console.error(`compare: ${error.message}${fix}`);
       return 2;
     }
     console.error(
