@@ -5,23 +5,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
-import { exists, survivors } from "./lib/testing/mod.ts";
+import { exists, runDeno, survivors } from "./lib/testing/mod.ts";
 
 const BENCH = new URL("./bench.ts", import.meta.url).pathname;
 
-async function bench(args: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", BENCH, ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+function bench(args: string[], env: Record<string, string> = {}) {
+  return runDeno(["run", "-A", "--unstable-kv", BENCH, ...args], { env });
 }
 
 Deno.test("bad input: exit 2, a message naming the problem, nothing written", async () => {

@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
 import { findBinary } from "./lib/services/util.ts";
-import { survivors } from "./lib/testing/mod.ts";
+import { runDeno, survivors } from "./lib/testing/mod.ts";
+import { selfIdentity } from "./lib/system/leftovers.ts";
+import { sleep } from "./lib/system/sleep.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
 const BENCH = join(ROOT, "bench.ts");
@@ -57,7 +59,7 @@ class Output {
       if (Date.now() > deadline) {
         throw new Error(`no ${pattern} within ${ms} ms:\n${this.text}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   }
 }
@@ -92,19 +94,10 @@ function benchArgs(out: string, ...args: string[]): string[] {
   ];
 }
 
-async function runBench(tmp: string, args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", BENCH, ...args],
-    env: { NO_COLOR: "1", TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+function runBench(tmp: string, args: string[]) {
+  return runDeno(["run", "-A", "--unstable-kv", BENCH, ...args], {
+    env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
+  });
 }
 
 Deno.test({
@@ -138,7 +131,7 @@ Deno.test({
       await terminal.waitFor(/\[redis\] \d+\/3000 delivered/);
       const writer = child.stdin.getWriter();
       await writer.write(new Uint8Array([3]));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       // A bench that already stopped has closed the terminal: nothing to do.
       await writer.write(new Uint8Array([3])).catch((error) => {
         if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
@@ -284,9 +277,8 @@ Deno.test({
       assert.notDeepEqual(processesUsing(tmp), [], "redis-server lives");
       // A folder of a bench that still runs (this process), and one whose
       // name does not say its owner, stay.
-      const self = Deno.readTextFileSync("/proc/self/stat");
-      const start = self.slice(self.lastIndexOf(")") + 2).split(" ")[19];
-      const alive = `fqb-run-${Deno.pid}-${start}-abc123`;
+      const { pid, startTime } = selfIdentity();
+      const alive = `fqb-run-${pid}-${startTime}-abc123`;
       await Deno.mkdir(join(tmp, alive));
       await Deno.mkdir(join(tmp, "fqb-run-unknownowner"));
 

@@ -9,32 +9,30 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import type { Driver } from "./driver.ts";
-import type { SuiteParams } from "../lib/results/types.ts";
 import {
   postgresService,
   redisService,
   ServiceManager,
 } from "../lib/services/mod.ts";
 import { runSuite } from "../lib/run/suite.ts";
-import { roundTrip, survivors } from "../lib/testing/mod.ts";
+import {
+  assertExactAccounting,
+  roundTrip,
+  smallSuiteParams,
+  survivors,
+} from "../lib/testing/mod.ts";
 import { defaultSuite } from "./mod.ts";
 import { connect as connectPostgres, postgresDriver } from "./postgres.ts";
 import { createdIndexName, postgresIndexedDriver } from "./postgres_indexed.ts";
 import { connect as connectRedis, redisDriver } from "./redis.ts";
 import { LimitOneRedis, redisLimit1Driver } from "./redis_limit1.ts";
+import { sleep } from "../lib/system/sleep.ts";
 
 const noRedis = !new ServiceManager().availability(redisService).available;
 const noPostgres = !new ServiceManager().availability(postgresService)
   .available;
 
-const params: SuiteParams = {
-  total: 4,
-  recipients: 6,
-  fanout: "auto",
-  rsaBits: 2048,
-  timeoutSeconds: 120,
-  stallTimeoutSeconds: 30,
-};
+const params = smallSuiteParams();
 
 /** Runs a driver at parallelism 1 and 2; asserts exact accounting. */
 async function assertExactlyOnce(
@@ -54,13 +52,7 @@ async function assertExactlyOnce(
   const pids: number[] = [];
   for (const r of document.results) {
     pids.push(...r.processes.map((p) => p.pid));
-    assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
-    assert.equal(r.expected, 4 * 6, r.id);
-    assert.equal(r.delivered, r.expected, r.id);
-    assert.equal(r.missing, 0, r.id);
-    assert.equal(r.duplicates, 0, r.id);
-    assert.equal(r.unexpected, 0, r.id);
-    assert.equal(r.sendErrors, 0, r.id);
+    assertExactAccounting(r, 4 * 6);
   }
   const server = new Set(services.startedPids());
   assert.deepEqual(
@@ -248,7 +240,7 @@ Deno.test({
             await prepared.cleanup();
           }
           // MONITOR's stream lags the commands a little.
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sleep(200);
           const mine = onPrefix(watch.commands, `fqb:${runId}:`);
           reads.set(driver, onPrefix(mine, `fqb:${runId}:`, "zrangebyscore"));
           others.set(

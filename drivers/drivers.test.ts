@@ -8,23 +8,10 @@
  * (more, each delivery handled over twice on average, is a bug).
  */
 import assert from "node:assert/strict";
-import type { SuiteParams } from "../lib/results/types.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
 import { driverAvailability, runSuite } from "../lib/run/suite.ts";
-import { survivors } from "../lib/testing/mod.ts";
+import { smallSuiteParams, survivors } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
-
-function params(recipients: number): SuiteParams {
-  return {
-    total: 4,
-    recipients,
-    fanout: "auto",
-    rsaBits: 2048,
-    timeoutSeconds: 120,
-    // Queues that poll widen this window by their declared quiet period.
-    stallTimeoutSeconds: 30,
-  };
-}
 
 for (const driver of builtinDrivers) {
   const unavailable = await driverAvailability(driver, new ServiceManager());
@@ -46,7 +33,7 @@ for (const driver of builtinDrivers) {
         for (const [path, recipients] of [["fanout", 6], ["direct", 3]]) {
           await t.step(`${path}: ${recipients} recipients`, async () => {
             const document = await runSuite({
-              params: params(Number(recipients)),
+              params: smallSuiteParams({ recipients: Number(recipients) }),
               drivers: [driver],
               parallel: [1, 2],
               services,

@@ -6,7 +6,13 @@ import assert from "node:assert/strict";
 import mysql from "mysql2/promise";
 import { mariadbService, probeMariadb } from "../lib/services/mariadb.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { exists, isAlive, roundTrip } from "../lib/testing/mod.ts";
+import {
+  exists,
+  isAlive,
+  rejectsWithin,
+  roundTrip,
+  withSilentServer,
+} from "../lib/testing/mod.ts";
 import { mysqlDriver } from "./mysql.ts";
 
 const unavailable = !new ServiceManager().availability(mariadbService)
@@ -104,12 +110,10 @@ Deno.test({
 });
 
 Deno.test("probeMariadb() fails fast without the password", async () => {
-  const started = performance.now();
-  const error = await probeMariadb("mysql://u:secret@127.0.0.1:1/x", 2000)
-    .then(() => assert.fail("expected a rejection"), (error: unknown) => error);
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 2500, `took ${elapsed.toFixed(0)} ms`);
-  assert.ok(error instanceof Error);
+  const error = await rejectsWithin(
+    probeMariadb("mysql://u:secret@127.0.0.1:1/x", 2000),
+    2500,
+  );
   assert.match(
     error.message,
     /^cannot reach MariaDB at mysql:\/\/u:\*\*\*@127\.0\.0\.1:1\/x/,
@@ -120,36 +124,12 @@ Deno.test("probeMariadb() fails fast without the password", async () => {
 
 Deno.test("probeMariadb() gives up on a silent server at the timeout", async () => {
   // Accepts connections and never answers.
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  const conns: Deno.Conn[] = [];
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) conns.push(conn);
-    } catch {
-      // Listener closed.
-    }
-  })();
-  try {
-    const started = performance.now();
-    const error = await probeMariadb(
-      `mysql://u:secret@127.0.0.1:${port}/x`,
-      700,
-    ).then(() => assert.fail("expected a rejection"), (e: unknown) => e);
-    const elapsed = performance.now() - started;
-    assert.ok(elapsed < 1500, `took ${elapsed.toFixed(0)} ms`);
-    assert.ok(error instanceof Error);
+  await withSilentServer(async (port) => {
+    const error = await rejectsWithin(
+      probeMariadb(`mysql://u:secret@127.0.0.1:${port}/x`, 700),
+      1500,
+    );
     assert.match(error.message, /^cannot reach MariaDB/);
     assert.ok(!error.message.includes("secret"), error.message);
-  } finally {
-    listener.close();
-    await accepting;
-    for (const conn of conns) {
-      try {
-        conn.close();
-      } catch {
-        // Closed by the client.
-      }
-    }
-  }
+  });
 });

@@ -4,8 +4,7 @@
  * restore path they take on a user's server (`REDIS_URL`).
  */
 import assert from "node:assert/strict";
-import { Redis } from "ioredis";
-import type { ConfigurationResult, SuiteParams } from "../lib/results/types.ts";
+import type { ConfigurationResult } from "../lib/results/types.ts";
 import {
   freePort,
   REDIS_PERSISTENCE,
@@ -13,7 +12,13 @@ import {
   startRedis,
 } from "../lib/services/mod.ts";
 import { runSuite } from "../lib/run/suite.ts";
-import { survivors } from "../lib/testing/mod.ts";
+import {
+  assertExactAccounting,
+  smallSuiteParams,
+  survivors,
+  withEnv,
+  withRedis,
+} from "../lib/testing/mod.ts";
 import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
 
 const drivers = [redisDriver, redisRdbDriver, redisAofDriver] as const;
@@ -24,29 +29,7 @@ const noRedis = !new ServiceManager().availability(redisDriver.service!)
   .available;
 const userRedis = Deno.env.get("REDIS_URL") != null;
 
-const params: SuiteParams = {
-  total: 4,
-  recipients: 6,
-  fanout: "auto",
-  rsaBits: 2048,
-  timeoutSeconds: 120,
-  stallTimeoutSeconds: 30,
-};
-
-/** Runs `fn` with a connected ioredis client. */
-async function withRedis<T>(
-  url: string,
-  fn: (redis: Redis) => Promise<T>,
-): Promise<T> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
+const params = smallSuiteParams();
 
 /** The persistence settings of the server at `url`. */
 function settings(url: string): Promise<Record<string, string>> {
@@ -60,30 +43,10 @@ function settings(url: string): Promise<Record<string, string>> {
   });
 }
 
-/** Runs `fn` with `REDIS_URL` set to `url` (process-wide), then restores it. */
-async function withRedisUrl<T>(url: string, fn: () => Promise<T>): Promise<T> {
-  const saved = Deno.env.get("REDIS_URL");
-  Deno.env.set("REDIS_URL", url);
-  try {
-    return await fn();
-  } finally {
-    if (saved == null) Deno.env.delete("REDIS_URL");
-    else Deno.env.set("REDIS_URL", saved);
-  }
-}
-
 /** Asserts exact accounting for the three drivers' results. */
 function assertDelivered(results: readonly ConfigurationResult[]): void {
   assert.deepEqual(results.map((r) => r.id), drivers.map((d) => d.name));
-  for (const r of results) {
-    assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
-    assert.equal(r.expected, 4 * 6, r.id);
-    assert.equal(r.delivered, r.expected, r.id);
-    assert.equal(r.missing, 0, r.id);
-    assert.equal(r.duplicates, 0, r.id);
-    assert.equal(r.unexpected, 0, r.id);
-    assert.equal(r.sendErrors, 0, r.id);
-  }
+  for (const r of results) assertExactAccounting(r, 4 * 6);
 }
 
 Deno.test("the three redis drivers say which persistence mode they use", () => {
@@ -179,7 +142,7 @@ Deno.test({
     });
     try {
       assert.deepEqual(await settings(server.url), original);
-      await withRedisUrl(server.url, async () => {
+      await withEnv({ REDIS_URL: server.url }, async () => {
         // One prepare() at a time: the mode is set while the run lasts.
         for (const [i, driver] of drivers.entries()) {
           const prepared = await driver.prepare!({

@@ -14,23 +14,13 @@ import {
   SENDER,
 } from "../../lib/child/federation.ts";
 import { DenoKvMessageQueue } from "./denokv.ts";
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `condition` every 10 ms; fails after `ms`. */
-async function waitFor(
-  condition: () => boolean,
-  ms: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+import { sleep } from "../../lib/system/sleep.ts";
+import {
+  type Recorder,
+  recordMessages,
+  runDeno,
+  waitFor,
+} from "../../lib/testing/mod.ts";
 
 /** What a test gets. */
 interface Fixture {
@@ -78,36 +68,13 @@ async function withQueue(
   }
 }
 
-/** A listener that records what it handles. */
-interface Recorder {
-  // deno-lint-ignore no-explicit-any
-  readonly got: any[];
-  /** The listener's promise. */
-  readonly done: Promise<void>;
-  /** Aborts the listener and waits for it to end. */
-  stop(): Promise<void>;
-}
-
+/** Records what `queue` handles, each message once its handler returned. */
 function record(
   queue: DenoKvMessageQueue,
   // deno-lint-ignore no-explicit-any
   onMessage?: (message: any) => Promise<void> | void,
 ): Recorder {
-  // deno-lint-ignore no-explicit-any
-  const got: any[] = [];
-  const controller = new AbortController();
-  const done = queue.listen(async (message) => {
-    await onMessage?.(message);
-    got.push(message);
-  }, { signal: controller.signal });
-  return {
-    got,
-    done,
-    async stop() {
-      controller.abort();
-      await done;
-    },
-  };
+  return recordMessages(queue, onMessage, { afterHandler: true });
 }
 
 Deno.test("DenoKvMessageQueue: enqueue() and listen() round trip", async () => {
@@ -382,21 +349,14 @@ async function enqueueFromChild(
     for (let i = 0; i < ${count}; i++) await queue.enqueue({ i });
     queue[Symbol.dispose]();
   `;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "eval",
-      "--no-lock",
-      "--config",
-      new URL("../../deno.json", import.meta.url).pathname,
-      code,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(
-    output.success,
-    `child failed: ${new TextDecoder().decode(output.stderr)}`,
-  );
+  const output = await runDeno([
+    "eval",
+    "--no-lock",
+    "--config",
+    new URL("../../deno.json", import.meta.url).pathname,
+    code,
+  ]);
+  assert.equal(output.code, 0, `child failed: ${output.stderr}`);
 }
 
 // Deno KV's local backend looks at the queue when the database is opened

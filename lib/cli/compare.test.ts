@@ -1,51 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ResultsFileError, validateResultsDocument } from "./compare.ts";
 import type { Spread } from "../results/types.ts";
 import { calibration, config, doc } from "../testing/comparison_fixtures.ts";
+import { runDeno } from "../testing/mod.ts";
 
-Deno.test("validateResultsDocument: rejects wrong shapes", () => {
-  assert.throws(
-    () => validateResultsDocument([], "a.json"),
-    (e) =>
-      e instanceof ResultsFileError && /a\.json: not a results/.test(e.message),
-  );
-  assert.throws(
-    () => validateResultsDocument({ ...doc([]), schemaVersion: 2 }, "b.json"),
-    /b\.json: unsupported schemaVersion 2 \(expected 1\)/,
-  );
-  assert.throws(
-    () => validateResultsDocument({ schemaVersion: 1, results: [] }, "c"),
-    /c: missing "params"/,
-  );
-  assert.throws(
-    () => validateResultsDocument({ ...doc([]), results: [{ id: "x" }] }, "d"),
-    /d: results\[0\]/,
-  );
-  const good = doc([config("x", 1, 1, 1)]);
-  assert.equal(validateResultsDocument(good, "e"), good);
-});
-
-async function cli(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      new URL("./compare.ts", import.meta.url).pathname,
-      ...args,
-    ],
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+/** Runs `deno task compare` (read permission only) with `args`. */
+function cli(...args: string[]) {
+  return runDeno([
+    "run",
+    "--allow-read",
+    new URL("./compare.ts", import.meta.url).pathname,
+    ...args,
+  ]);
 }
 
 /** Writes each document into a fresh folder and passes their paths. */

@@ -8,10 +8,15 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { connect as amqpConnect } from "amqplib";
-import { Redis } from "ioredis";
 import mysql from "mysql2/promise";
 import postgres from "postgres";
-import { exists, isAlive, survivors } from "../testing/mod.ts";
+import {
+  descendants,
+  exists,
+  isAlive,
+  survivors,
+  withRedis,
+} from "../testing/mod.ts";
 import {
   freePort,
   mariadbService,
@@ -24,30 +29,7 @@ import {
   ServiceManager,
   startRedis,
 } from "./mod.ts";
-
-/** Every live descendant of `pid`, found through `/proc`. */
-function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...children.get(ppid) ?? [], Number(entry.name)]);
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  const found: number[] = [];
-  const pending = [pid];
-  while (pending.length > 0) {
-    for (const child of children.get(pending.pop()!) ?? []) {
-      found.push(child);
-      pending.push(child);
-    }
-  }
-  return found.filter(isAlive);
-}
+import { sleep } from "../system/sleep.ts";
 
 /** Whether a throwaway server of this kind can be started here. */
 function canStart(def: ServiceDefinition): boolean {
@@ -71,7 +53,7 @@ async function crashAndCheck(
     const { url, pid } = await manager.acquire(def);
     assert.ok(pid != null && isAlive(pid));
     await write(url);
-    const oldTree = [pid, ...processTree(pid)];
+    const oldTree = [pid, ...descendants(pid)];
     const started = performance.now();
     const { restartedPid } = await manager.crash(def);
     const ms = performance.now() - started;
@@ -89,28 +71,13 @@ async function crashAndCheck(
     assert.equal(dirs.length, 1);
     await check(url, dirs[0]);
 
-    const newTree = [restartedPid, ...processTree(restartedPid)];
+    const newTree = [restartedPid, ...descendants(restartedPid)];
     await manager.stopAll();
     assert.deepEqual(await survivors(newTree), [], "no process outlives it");
     for (const dir of dirs) assert.ok(!(await exists(dir)), dir);
     assert.deepEqual(manager.startedPids(), []);
   } finally {
     await manager.stopAll();
-  }
-}
-
-/** Runs `fn` with a connected ioredis client. */
-async function withRedis<T>(
-  url: string,
-  fn: (redis: Redis) => Promise<T>,
-): Promise<T> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return await fn(redis);
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -179,7 +146,7 @@ Deno.test({
         let info = "";
         const deadline = Date.now() + 20_000;
         do {
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sleep(200);
           info = await redis.info("persistence");
         } while (
           !/rdb_changes_since_last_save:0\r?\n/.test(info) &&
@@ -298,7 +265,7 @@ Deno.test({
         // the disk a moment later: 1 of 8 queues declared right before a
         // kill was gone after the restart, 0 of 10 declared 2.5 s before.
         // Give it time, so that this test is about the message.
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await sleep(3000);
         channel.sendToQueue("fqb-durable", Buffer.from("kept"), {
           persistent: true,
         });

@@ -17,70 +17,15 @@ import {
   ServiceManager,
   startRedis,
 } from "./mod.ts";
-import { exists } from "../testing/mod.ts";
-
-/** Runs `fn` with environment variables set (or removed), then restores. */
-async function withEnv<T>(
-  vars: Record<string, string | undefined>,
-  fn: () => T | Promise<T>,
-): Promise<T> {
-  const saved = new Map<string, string | undefined>();
-  for (const [name, value] of Object.entries(vars)) {
-    saved.set(name, Deno.env.get(name));
-    if (value == null) Deno.env.delete(name);
-    else Deno.env.set(name, value);
-  }
-  try {
-    return await fn();
-  } finally {
-    for (const [name, value] of saved) {
-      if (value == null) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
-}
-
-/** Whether a process id is still alive (zombies count as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \(.*\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** The ids of the child processes of `pid`. */
-function childPids(pid: number): number[] {
-  const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) pids.push(Number(entry.name));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return pids;
-}
-
-/** Asserts that `promise` rejects within `ms` and returns the error. */
-async function rejectsWithin(
-  promise: Promise<unknown>,
-  ms: number,
-): Promise<Error> {
-  const started = performance.now();
-  const error = await promise.then(
-    () => assert.fail("expected a rejection"),
-    (error: unknown) => error,
-  );
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < ms, `took ${elapsed.toFixed(0)} ms, limit ${ms} ms`);
-  assert.ok(error instanceof Error);
-  return error;
-}
+import {
+  descendants,
+  exists,
+  isAlive,
+  rejectsWithin,
+  withEnv,
+  withSilentServer,
+} from "../testing/mod.ts";
+import { sleep } from "../system/sleep.ts";
 
 const SERVICE_ENVS = {
   REDIS_URL: undefined,
@@ -209,17 +154,7 @@ Deno.test("probes of unreachable servers fail fast without secrets", async () =>
 
 Deno.test("probes of silent servers give up at the timeout", async () => {
   // Accepts connections and never answers.
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  const conns: Deno.Conn[] = [];
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) conns.push(conn);
-    } catch {
-      // Listener closed.
-    }
-  })();
-  try {
+  await withSilentServer(async (port) => {
     const redisError = await rejectsWithin(
       probeRedis(`redis://:secret@127.0.0.1:${port}`, 700),
       1500,
@@ -232,17 +167,7 @@ Deno.test("probes of silent servers give up at the timeout", async () => {
     );
     assert.match(pgError.message, /^cannot reach PostgreSQL/);
     assert.ok(!pgError.message.includes("secret"));
-  } finally {
-    listener.close();
-    await accepting;
-    for (const conn of conns) {
-      try {
-        conn.close();
-      } catch {
-        // Closed by the client.
-      }
-    }
-  }
+  });
 });
 
 Deno.test("acquire() reports an unusable user-given URL", async () => {
@@ -300,7 +225,7 @@ Deno.test({
         for (const service of [redis, pg]) {
           assert.ok(service.startedByBench);
           assert.ok(service.version.length > 0);
-          assert.ok(service.pid != null && alive(service.pid));
+          assert.ok(service.pid != null && isAlive(service.pid));
         }
         assert.match(redis.url, /^redis:\/\/127\.0\.0\.1:\d+$/);
         assert.match(
@@ -335,12 +260,12 @@ Deno.test({
           await sql.end();
         }
 
-        const postmasterChildren = childPids(pg.pid!);
+        const postmasterChildren = descendants(pg.pid!);
         assert.ok(postmasterChildren.length > 0);
 
         await manager.stopAll();
         for (const pid of [redis.pid!, pg.pid!, ...postmasterChildren]) {
-          assert.ok(!alive(pid), `process ${pid} is still alive`);
+          assert.ok(!isAlive(pid), `process ${pid} is still alive`);
           assert.throws(() => Deno.kill(pid, "SIGCONT"));
         }
         for (const dir of dirs) assert.ok(!(await exists(dir)), dir);
@@ -365,7 +290,7 @@ Deno.test({
         const [dir] = manager.tempDirs();
         Deno.kill(pid!, "SIGKILL");
         await manager.stopAll();
-        assert.ok(!alive(pid!));
+        assert.ok(!isAlive(pid!));
         assert.ok(!(await exists(dir)));
       } finally {
         await manager.stopAll();
@@ -383,7 +308,7 @@ Deno.test({
       const acquiring = manager.acquire(postgresService);
       acquiring.catch(() => {});
       // Let initdb get going.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       const [dir] = manager.tempDirs();
       assert.ok(dir != null);
       await manager.stopAll();
@@ -441,7 +366,7 @@ Deno.test({
         await server.stop();
         await server.stop(); // Idempotent.
       }
-      assert.ok(!alive(server.pid));
+      assert.ok(!isAlive(server.pid));
       assert.match(await Deno.readTextFile(`${dir}/redis.log`), /Ready/);
     } finally {
       await Deno.remove(dir, { recursive: true });

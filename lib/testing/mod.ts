@@ -1,22 +1,43 @@
 /**
- * Helpers for the test suite.
+ * Helpers for the test suite: its face.  Processes and files a test checks
+ * on, a driver's round trip, and (re-exported) the fixtures of the modules
+ * beside this one: running `deno`, servers and their clients, queues on
+ * their own, and suites with exact accounting.  Synthetic results documents
+ * and misbehaving drivers have modules of their own.
  *
  * @module
  */
 import type { Driver, Json } from "../../drivers/driver.ts";
+import { liveDescendants, readLiveStat } from "../system/procstat.ts";
+import { sleep } from "../system/sleep.ts";
+
+export {
+  type CommandOutput,
+  runDeno,
+  type RunDenoOptions,
+} from "./commands.ts";
+export {
+  type Recorder,
+  recordMessages,
+  type RecordOptions,
+  waitFor,
+} from "./queues.ts";
+export { assertExactAccounting, smallSuiteParams } from "./runs.ts";
+export {
+  rejectsWithin,
+  withEnv,
+  withRedis,
+  withSilentServer,
+} from "./servers.ts";
 
 /** Whether a process exists and is not a zombie. */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const state = stat.slice(
-      stat.lastIndexOf(")") + 2,
-      stat.lastIndexOf(")") + 3,
-    );
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
+  return readLiveStat(pid) != null;
+}
+
+/** The ids of the live descendants of `pid` (not `pid` itself). */
+export function descendants(pid: number): number[] {
+  return liveDescendants(pid).map((entry) => entry.pid);
 }
 
 /** Waits up to `ms` for every pid to be gone; returns those still alive. */
@@ -27,7 +48,7 @@ export async function survivors(
   const deadline = Date.now() + ms;
   let alive = pids.filter(isAlive);
   while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     alive = alive.filter(isAlive);
   }
   return alive;
@@ -63,7 +84,7 @@ export async function roundTrip(
   await listening;
   // Some queues (PostgresMessageQueue 1.8.7) leave poll loops running after
   // listen() settles; closing their client under them fails those queries.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
   await opened.close();
   return received;
 }

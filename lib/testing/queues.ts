@@ -1,0 +1,89 @@
+/**
+ * Fixtures for tests of message queues on their own: waiting for a
+ * condition, and a listener that records the messages it is handed.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { MessageQueue } from "@fedify/fedify";
+import { sleep } from "../system/sleep.ts";
+
+/**
+ * Polls `condition` every 10 ms; fails the test after `ms` milliseconds.
+ *
+ * @param condition What to wait for.
+ * @param ms The longest wait.
+ * @param what Names the condition in the failure.
+ */
+export async function waitFor(
+  condition: () => boolean,
+  ms: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** A listener that records what it handles, from {@link recordMessages}. */
+export interface Recorder {
+  /** The messages handled so far, in the order they came. */
+  // deno-lint-ignore no-explicit-any
+  readonly got: any[];
+  /** The listener's promise. */
+  readonly done: Promise<void>;
+  /** Aborts the listener and waits for it to end. */
+  stop(): Promise<void>;
+}
+
+/** When {@link recordMessages} records a message, and what it reports. */
+export interface RecordOptions {
+  /**
+   * Record a message once its handler has returned, so a message whose
+   * handler throws is not recorded; by default it is recorded before the
+   * handler runs.
+   */
+  readonly afterHandler?: boolean;
+  /**
+   * Leave a rejection of the listener's promise unreported unless the test
+   * awaits {@link Recorder.done} (for tests that break the connection
+   * under it).
+   */
+  readonly ignoreRejection?: boolean;
+}
+
+/**
+ * Listens on `queue`, recording every message in {@link Recorder.got}, and
+ * runs `onMessage` as the handler's work.
+ *
+ * @param queue The queue to listen on.
+ * @param onMessage The handler's work: gets the message and what was
+ *   recorded so far.
+ * @param options When to record, and whether a rejection is reported.
+ */
+export function recordMessages(
+  queue: MessageQueue,
+  // deno-lint-ignore no-explicit-any
+  onMessage?: (message: any, got: any[]) => Promise<void> | void,
+  options: RecordOptions = {},
+): Recorder {
+  // deno-lint-ignore no-explicit-any
+  const got: any[] = [];
+  const controller = new AbortController();
+  const done = queue.listen(async (message) => {
+    if (!options.afterHandler) got.push(message);
+    await onMessage?.(message, got);
+    if (options.afterHandler) got.push(message);
+  }, { signal: controller.signal });
+  if (options.ignoreRejection) done.catch(() => {});
+  return {
+    got,
+    done,
+    async stop() {
+      controller.abort();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Fixtures for tests of servers and their clients: environment variables
+ * set for one test, a TCP server that never answers, a rejection that must
+ * come in time, and a connected Redis client.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { Redis } from "ioredis";
+
+/**
+ * Runs `fn` with environment variables set (or, for `undefined`, removed),
+ * then restores each to what it was.
+ *
+ * @param vars The variables and their values for the call.
+ * @param fn What to run meanwhile.
+ */
+export async function withEnv<T>(
+  vars: Record<string, string | undefined>,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  const saved = new Map<string, string | undefined>();
+  for (const [name, value] of Object.entries(vars)) {
+    saved.set(name, Deno.env.get(name));
+    if (value == null) Deno.env.delete(name);
+    else Deno.env.set(name, value);
+  }
+  try {
+    return await fn();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value == null) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
+/**
+ * Runs `fn` with the port of a TCP server on 127.0.0.1 that accepts every
+ * connection and never answers, for probes that must give up at their
+ * timeout; then closes the server and the connections it accepted.
+ *
+ * @param fn Gets the port.
+ */
+export async function withSilentServer<T>(
+  fn: (port: number) => Promise<T>,
+): Promise<T> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  const conns: Deno.Conn[] = [];
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) conns.push(conn);
+    } catch {
+      // Listener closed.
+    }
+  })();
+  try {
+    return await fn(port);
+  } finally {
+    listener.close();
+    await accepting;
+    for (const conn of conns) {
+      try {
+        conn.close();
+      } catch {
+        // Closed by the client.
+      }
+    }
+  }
+}
+
+/**
+ * Asserts that `promise` rejects with an `Error` within `ms` milliseconds,
+ * and returns the error.
+ */
+export async function rejectsWithin(
+  promise: Promise<unknown>,
+  ms: number,
+): Promise<Error> {
+  const started = performance.now();
+  const error = await promise.then(
+    () => assert.fail("expected a rejection"),
+    (error: unknown) => error,
+  );
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < ms, `took ${elapsed.toFixed(0)} ms, limit ${ms} ms`);
+  assert.ok(error instanceof Error);
+  return error;
+}
+
+/**
+ * Runs `fn` with an ioredis client connected to `url`, then disconnects it.
+ *
+ * @param url A `redis://` URL.
+ * @param fn Gets the client.
+ */
+export async function withRedis<T>(
+  url: string,
+  fn: (redis: Redis) => Promise<T>,
+): Promise<T> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
