@@ -19,7 +19,7 @@ const ROOT = new URL("./", import.meta.url);
 const CONSUMER_DRIVER = `/**
  * A consumer's own queue driver: messages in an array in the memory of the
  * process that opens it, consumed by that process (crossProcess false).
- * It imports a value (not only types) from the bench, so the bench's sender
+ * It imports values (not only types) from the bench, so the bench's sender
  * process must resolve the package's name from this module too.
  *
  * @module
@@ -30,20 +30,8 @@ import {
   type MessageQueue,
   type MessageQueueEnqueueOptions,
   type MessageQueueListenOptions,
+  sleep,
 } from "@fedify-queue-bench/bench";
-
-/** Waits \`ms\` milliseconds, or less if \`signal\` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** A FIFO in memory; delayed messages join it when their delay is over. */
 export class MemoryQueue implements MessageQueue {
@@ -73,7 +61,8 @@ export class MemoryQueue implements MessageQueue {
     const signal = options?.signal;
     while (!signal?.aborted) {
       if (this.#ready.length < 1) {
-        await sleep(10, signal);
+        // Wait a little, or stop at once when the signal aborts.
+        await sleep(10, signal).catch(() => {});
         continue;
       }
       try {

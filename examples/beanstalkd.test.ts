@@ -6,7 +6,12 @@
  * `BEANSTALKD_URL`.
  */
 import assert from "node:assert/strict";
-import { freePort, type ResultsDocument, runBenchmark } from "../mod.ts";
+import {
+  freePort,
+  type ResultsDocument,
+  runBenchmark,
+  sleep,
+} from "../mod.ts";
 import beanstalkdDriver, {
   beanstalkdService,
   probeBeanstalkd,
@@ -44,7 +49,7 @@ async function survivors(pids: readonly number[]): Promise<number[]> {
   const deadline = Date.now() + 5000;
   let alive = pids.filter(isAlive);
   while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     alive = alive.filter(isAlive);
   }
   return alive;
@@ -123,7 +128,7 @@ Deno.test({
       // Aborting stops a listener that is waiting for a job at once.
       const idle = new AbortController();
       const waiting = queue.listen(() => {}, { signal: idle.signal });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
       const stopping = Date.now();
       idle.abort();
       await waiting;

@@ -46,6 +46,7 @@ import type {
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
+import { sleep } from "../../lib/system/sleep.ts";
 
 /** Options for {@link DenoKvMessageQueue}, as upstream's. */
 export interface DenoKvMessageQueueOptions {
@@ -182,7 +183,7 @@ export class DenoKvMessageQueue implements MessageQueue, Disposable {
           .commit();
         if (result.ok) return;
       }
-      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      await sleep(LOCK_RETRY_MS);
     }
   }
 

@@ -13,6 +13,7 @@ import {
   AwaitingParallelMessageQueue,
   wrapParallel,
 } from "./awaiting_parallel_queue.ts";
+import { sleep } from "../system/sleep.ts";
 
 /** What the fake queue learned from a handler call. */
 type Outcome = { acked: true } | { acked: false; error: unknown };
@@ -69,8 +70,9 @@ function deferred() {
   return { promise, resolve, reject };
 }
 
+/** Lets timers and pending handlers run: 20 ms unless told. */
 function tick(ms = 20): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return sleep(ms);
 }
 
 /** Tracks whether a promise has settled yet. */

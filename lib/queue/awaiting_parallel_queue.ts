@@ -11,6 +11,7 @@ import {
   type MessageQueueListenOptions,
   ParallelMessageQueue,
 } from "@fedify/fedify";
+import { sleep } from "../system/sleep.ts";
 
 /** How a parallel queue wraps a driver's queue. */
 export type ParallelImpl = "fedify" | "awaiting";
@@ -191,7 +192,7 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
       try {
         // Fedify's yield before each handler (a timer, clamped to ≥ 4 ms once
         // nested 5 deep), so that the wrappers differ only as documented.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await sleep(0);
         await handler(message);
       } finally {
         slots.release();

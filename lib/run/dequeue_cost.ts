@@ -24,6 +24,7 @@ import { collectEnvironment } from "../measure/environment.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { errorMessage, ServiceManager } from "../services/mod.ts";
 import { driverAvailability } from "./suite.ts";
+import { sleep } from "../system/sleep.ts";
 
 /** The tool's parameters. */
 export interface DequeueCostParams {
@@ -467,13 +468,11 @@ async function measure(
           // flight); never wait longer than one more step.
           await Promise.race([
             listening.catch(() => {}),
-            new Promise((resolve) =>
-              setTimeout(resolve, params.stepTimeoutSeconds * 1000)
-            ),
+            sleep(params.stepTimeoutSeconds * 1000),
           ]);
           // Polls the queue started on its own (timers, notifications) may
           // still be finishing a query.
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          await sleep(SETTLE_MS);
         } finally {
           clearInterval(watchdog);
           signal.removeEventListener("abort", onAbort);
