@@ -74,7 +74,7 @@ export {
   AwaitingParallelMessageQueue,
   wrapParallel,
 } from "./lib/queue/awaiting_parallel_queue.ts";
-export type { Chart } from "./lib/report/charts/mod.ts";
+export type { Chart } from "./lib/report/charts.ts";
 export {
   builtinDrivers,
   defaultSuite,
