@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
-import { exists, runDeno, survivors } from "./lib/testing/mod.ts";
+import { exists, runDeno, spawnDeno, survivors } from "./lib/testing/mod.ts";
 
 const BENCH = new URL("./bench.ts", import.meta.url).pathname;
 
@@ -149,29 +149,24 @@ Deno.test({
   async fn() {
     const out = await Deno.makeTempDir();
     try {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--unstable-kv",
-          BENCH,
-          "--drivers",
-          "none,redis",
-          "--parallel",
-          "1",
-          "--no-baseline",
-          "--no-calibrate",
-          "--total",
-          "100",
-          "--recipients",
-          "30",
-          "--out",
-          out,
-        ],
-        env: { NO_COLOR: "1", TOTAL: "", RECIPIENTS: "" },
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnDeno([
+        "run",
+        "-A",
+        "--unstable-kv",
+        BENCH,
+        "--drivers",
+        "none,redis",
+        "--parallel",
+        "1",
+        "--no-baseline",
+        "--no-calibrate",
+        "--total",
+        "100",
+        "--recipients",
+        "30",
+        "--out",
+        out,
+      ], { env: { TOTAL: "", RECIPIENTS: "" } });
       const stdout = child.stdout.pipeThrough(new TextDecoderStream())
         .getReader();
       let stderr = "";

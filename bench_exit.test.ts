@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
 import { findBinary } from "./lib/services/util.ts";
-import { runDeno, survivors } from "./lib/testing/mod.ts";
+import { runDeno, spawnDeno, survivors } from "./lib/testing/mod.ts";
 import { selfIdentity } from "./lib/system/leftovers.ts";
 import { sleep } from "./lib/system/sleep.ts";
 
@@ -94,9 +94,26 @@ function benchArgs(out: string, ...args: string[]): string[] {
   ];
 }
 
+/** A bench's environment: its own `TMPDIR`, and no sizes from the caller's. */
+function benchEnv(tmp: string): Record<string, string> {
+  return { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" };
+}
+
 function runBench(tmp: string, args: string[]) {
   return runDeno(["run", "-A", "--unstable-kv", BENCH, ...args], {
-    env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
+    env: benchEnv(tmp),
+  });
+}
+
+/** Starts a bench and returns it running; its stdout piped unless "null". */
+function spawnBench(
+  tmp: string,
+  args: string[],
+  stdout: "piped" | "null" = "piped",
+): Deno.ChildProcess {
+  return spawnDeno(["run", "-A", "--unstable-kv", BENCH, ...args], {
+    env: benchEnv(tmp),
+    stdout,
   });
 }
 
@@ -120,7 +137,7 @@ Deno.test({
       const child = new Deno.Command("script", {
         args: ["-qec", command, "/dev/null"],
         cwd: ROOT,
-        env: { NO_COLOR: "1", TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
+        env: { NO_COLOR: "1", ...benchEnv(tmp) },
         stdin: "piped",
         stdout: "piped",
         stderr: "piped",
@@ -197,20 +214,11 @@ Deno.test({
   async fn() {
     const { base, tmp, out } = await scratch();
     try {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--unstable-kv",
-          BENCH,
-          ...benchArgs(out, "--drivers", "in-process", "--total", "20"),
-          "--recipients",
-          "20",
-        ],
-        env: { NO_COLOR: "1", TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnBench(tmp, [
+        ...benchArgs(out, "--drivers", "in-process", "--total", "20"),
+        "--recipients",
+        "20",
+      ]);
       const stdout = new Output(child.stdout);
       const stderr = new Output(child.stderr);
       // The folder passed the start check; now writing latest.json fails
@@ -253,20 +261,11 @@ Deno.test({
   async fn() {
     const { base, tmp, out } = await scratch();
     try {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--unstable-kv",
-          BENCH,
-          ...benchArgs(out, "--drivers", "redis", "--total", "100"),
-          "--recipients",
-          "30",
-        ],
-        env: { NO_COLOR: "1", TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
-        stdout: "null",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnBench(tmp, [
+        ...benchArgs(out, "--drivers", "redis", "--total", "100"),
+        "--recipients",
+        "30",
+      ], "null");
       const stderr = new Output(child.stderr);
       await stderr.waitFor(/\[redis\] \d+\/3000 delivered/);
       child.kill("SIGKILL");

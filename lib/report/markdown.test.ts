@@ -1,61 +1,20 @@
 import assert from "node:assert/strict";
 import { renderMarkdown, renderTable } from "./markdown.ts";
-import type {
-  ConfigurationResult,
-  ResultsDocument,
-  Status,
-} from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import { PARAMS, result } from "../testing/chart_fixtures.ts";
 
-/** A configuration result of 200 deliveries with the given figures. */
-function result(
-  driver: string,
-  status: Status,
-  extra: Partial<ConfigurationResult> = {},
-): ConfigurationResult {
-  return {
-    id: driver,
-    driver,
-    parallelism: 1,
-    status,
-    reason: status === "ok" ? null : `${status} on purpose`,
-    expected: 200,
-    delivered: 0,
-    duplicates: 0,
-    missing: 200,
-    unexpected: 0,
-    sendSeconds: null,
-    receiveSeconds: null,
-    totalSeconds: null,
-    deliveriesPerSecond: null,
-    elapsedSeconds: null,
-    sendErrors: 0,
-    workers: 1,
-    stallTimeoutSeconds: 30,
-    timeoutSeconds: 60,
-    server: null,
-    processes: [],
-    ...extra,
-  };
-}
-
+/** A document of these configurations, with the charts' fixtures' params. */
 function document(results: ConfigurationResult[]): ResultsDocument {
   return {
     schemaVersion: 1,
     startedAt: "2025-01-01T00:00:00.000Z",
     finishedAt: "2025-01-01T00:05:00.000Z",
-    params: {
-      total: 20,
-      recipients: 10,
-      fanout: "auto",
-      rsaBits: 2048,
-      timeoutSeconds: 60,
-      stallTimeoutSeconds: 30,
-    },
+    params: PARAMS,
     results,
   };
 }
 
-const finished = result("postgres", "ok", {
+const finished = result("postgres", 1, "ok", {
   delivered: 200,
   missing: 0,
   sendSeconds: 0.5,
@@ -74,7 +33,7 @@ function row(table: string, name: string): string[] {
 Deno.test("a finished run shows its times; one that did not, only how far it got", () => {
   const table = renderTable(document([
     finished,
-    result("redis", "incomplete", {
+    result("redis", 1, "incomplete", {
       delivered: 50,
       missing: 150,
       elapsedSeconds: 60,
@@ -98,7 +57,7 @@ Deno.test("a finished run shows its times; one that did not, only how far it got
 });
 
 Deno.test("crash runs get a Lost column and say what was killed when", () => {
-  const crashed = result("in-process", "incomplete", {
+  const crashed = result("in-process", 1, "incomplete", {
     delivered: 120,
     missing: 80,
     lost: 80,
@@ -107,7 +66,7 @@ Deno.test("crash runs get a Lost column and say what was killed when", () => {
       "in-process keeps its messages in the memory of the process that " +
       "was killed, so it loses them by design",
   });
-  const survived = result("redis-aof", "ok", {
+  const survived = result("redis-aof", 1, "ok", {
     delivered: 200,
     missing: 0,
     lost: 0,
@@ -156,7 +115,7 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
     version: "1.8.7",
   };
   const table = renderTable(document([
-    result("in-process", "ok", {
+    result("in-process", 1, "ok", {
       ...finished,
       driver: "in-process",
       id: "in-process",
@@ -169,7 +128,7 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
       server: { name: "postgres", version: "15", startedByBench: true },
       implementation: official,
     },
-    result("deno-kv", "ok", {
+    result("deno-kv", 1, "ok", {
       ...finished,
       driver: "deno-kv",
       id: "deno-kv",
@@ -181,7 +140,7 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
         version: null,
       },
     }),
-    result("redis", "ok", {
+    result("redis", 1, "ok", {
       ...finished,
       driver: "redis",
       id: "redis",

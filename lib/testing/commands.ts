@@ -1,6 +1,6 @@
 /**
  * Running the project's command lines from a test: a `deno` child process
- * whose exit code and output the test reads.
+ * whose exit code and output the test reads, at the end or as it runs.
  *
  * @module
  */
@@ -48,4 +48,33 @@ export async function runDeno(
     stdout: decoder.decode(output.stdout),
     stderr: decoder.decode(output.stderr),
   };
+}
+
+/** Options for {@link spawnDeno}. */
+export interface SpawnDenoOptions extends RunDenoOptions {
+  /** `"piped"` (the default) to read its standard output, `"null"` to drop it. */
+  readonly stdout?: "piped" | "null";
+}
+
+/**
+ * Starts the `deno` that runs the tests with `args` and `NO_COLOR=1`, and
+ * returns it running: its standard error piped, its standard input the
+ * test's.  The test must wait for its `status` (and read or cancel its
+ * pipes).
+ *
+ * @param args The arguments after `deno`.
+ * @param options More environment variables, the working folder, and
+ *   whether to pipe its standard output.
+ */
+export function spawnDeno(
+  args: readonly string[],
+  options: SpawnDenoOptions = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", ...options.env },
+    stdout: options.stdout ?? "piped",
+    stderr: "piped",
+  }).spawn();
 }

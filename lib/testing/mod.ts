@@ -15,6 +15,8 @@ export {
   type CommandOutput,
   runDeno,
   type RunDenoOptions,
+  spawnDeno,
+  type SpawnDenoOptions,
 } from "./commands.ts";
 export {
   type Recorder,
