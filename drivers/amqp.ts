@@ -190,55 +190,85 @@ class RecordingQueue implements MessageQueue {
   }
 }
 
-/** A RabbitMQ queue: durable, persistent, acknowledged after handling. */
-export const amqpDriver: Driver = {
-  name: "amqp",
-  description: "RabbitMQ via AmqpMessageQueue (@fedify/amqp stand-in; " +
-    "upstream defaults, acknowledged after the handler)",
-  crossProcess: true,
-  service: rabbitmqService,
-  queueSpecifier: "@fedify/amqp",
-  packages: ["amqplib"],
-  async prepare({ runId, serviceUrl }) {
-    if (serviceUrl == null) throw new Error("amqp: no server URL");
-    const config: AmqpConfig = {
-      url: serviceUrl,
-      queue: `fqb.${runId}`,
-      delayedQueuePrefix: `fqb.${runId}.delayed_`,
-    };
-    const connection = await open(serviceUrl);
-    try {
-      // Empty whatever a run with this id left, then declare the ready
-      // queue up front, so the worker and the sender need not race.
-      await dropQueues(connection, config);
-      await withChannel(connection, async (channel) => {
-        await channel.assertQueue(config.queue, { durable: true });
+/** How {@link amqpDriverFor} varies the `amqp` driver for an ablation. */
+export interface AmqpVariant {
+  /** Whether `deno task bench` runs it without `--drivers` (default true). */
+  readonly inDefaultSuite?: boolean;
+  /**
+   * Wraps the connection `AmqpMessageQueue` is given in the sender and
+   * worker processes; the queue class itself is untouched.
+   */
+  readonly wrap?: (connection: ChannelModel) => ChannelModel;
+}
+
+/**
+ * The `amqp` driver, or an ablation of it: the same queue, names and
+ * clean-up, with `variant` applied to the connection the queue is given.
+ */
+export function amqpDriverFor(
+  name: string,
+  description: string,
+  variant: AmqpVariant = {},
+): Driver {
+  return {
+    name,
+    description,
+    crossProcess: true,
+    service: rabbitmqService,
+    queueSpecifier: "@fedify/amqp",
+    packages: ["amqplib"],
+    ...(variant.inDefaultSuite == null
+      ? {}
+      : { inDefaultSuite: variant.inDefaultSuite }),
+    async prepare({ runId, serviceUrl }) {
+      if (serviceUrl == null) throw new Error(`${name}: no server URL`);
+      const config: AmqpConfig = {
+        url: serviceUrl,
+        queue: `fqb.${runId}`,
+        delayedQueuePrefix: `fqb.${runId}.delayed_`,
+      };
+      const connection = await open(serviceUrl);
+      try {
+        // Empty whatever a run with this id left, then declare the ready
+        // queue up front, so the worker and the sender need not race.
+        await dropQueues(connection, config);
+        await withChannel(connection, async (channel) => {
+          await channel.assertQueue(config.queue, { durable: true });
+        });
+      } finally {
+        await close(connection);
+      }
+      return {
+        config,
+        async cleanup() {
+          const connection = await open(serviceUrl);
+          try {
+            await dropQueues(connection, config);
+          } finally {
+            await close(connection);
+          }
+        },
+      };
+    },
+    async open(config) {
+      const amqp = config as AmqpConfig;
+      const connection = await open(amqp.url);
+      const given = variant.wrap?.(connection) ?? connection;
+      const queue = new AmqpMessageQueue(given, {
+        queue: amqp.queue,
+        delayedQueuePrefix: amqp.delayedQueuePrefix,
       });
-    } finally {
-      await close(connection);
-    }
-    return {
-      config,
-      async cleanup() {
-        const connection = await open(serviceUrl);
-        try {
-          await dropQueues(connection, config);
-        } finally {
-          await close(connection);
-        }
-      },
-    };
-  },
-  async open(config) {
-    const amqp = config as AmqpConfig;
-    const connection = await open(amqp.url);
-    const queue = new AmqpMessageQueue(connection, {
-      queue: amqp.queue,
-      delayedQueuePrefix: amqp.delayedQueuePrefix,
-    });
-    return {
-      queue: new RecordingQueue(queue, connection, amqp),
-      close: () => close(connection),
-    };
-  },
-};
+      return {
+        queue: new RecordingQueue(queue, connection, amqp),
+        close: () => close(connection),
+      };
+    },
+  };
+}
+
+/** A RabbitMQ queue: durable, persistent, acknowledged after handling. */
+export const amqpDriver: Driver = amqpDriverFor(
+  "amqp",
+  "RabbitMQ via AmqpMessageQueue (@fedify/amqp stand-in; " +
+    "upstream defaults, acknowledged after the handler)",
+);
