@@ -23,11 +23,19 @@ import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
-import { driverAvailability, runSuite, sameMeasurement } from "./lib/run/suite.ts";
+import {
+  driverAvailability,
+  runSuite,
+  sameMeasurement,
+} from "./lib/run/suite.ts";
 import { toFileUrl } from "./lib/cli/paths.ts";
 import { Interrupter } from "./lib/cli/interrupt.ts";
 import { leftovers } from "./lib/system/leftovers.ts";
-import { checkOutputDir, OutputError, ResultsOutput } from "./lib/cli/output.ts";
+import {
+  checkOutputDir,
+  OutputError,
+  ResultsOutput,
+} from "./lib/cli/output.ts";
 
 function fail(message: string, code: number): never {
   console.error(`error: ${message}`);

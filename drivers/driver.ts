@@ -10,10 +10,7 @@
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
-import type {
-  Availability,
-  ServiceDefinition,
-} from "../lib/services/types.ts";
+import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
 
 export type { Availability } from "../lib/services/types.ts";
 

@@ -6,12 +6,7 @@
  * `BEANSTALKD_URL`.
  */
 import assert from "node:assert/strict";
-import {
-  freePort,
-  type ResultsDocument,
-  runBenchmark,
-  sleep,
-} from "../mod.ts";
+import { freePort, type ResultsDocument, runBenchmark, sleep } from "../mod.ts";
 import beanstalkdDriver, {
   beanstalkdService,
   probeBeanstalkd,

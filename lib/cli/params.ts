@@ -14,7 +14,11 @@ import {
   PARALLEL_IMPLS,
   type ParallelImpl,
 } from "../queue/awaiting_parallel_queue.ts";
-import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS } from "../child/fedify_log.ts";
+import {
+  DEFAULT_LOG_LEVEL,
+  isLogLevel,
+  LOG_LEVELS,
+} from "../child/fedify_log.ts";
 import type {
   FanoutMode,
   InboxProfile,

@@ -107,16 +107,22 @@ export async function startPostgres(
   // An abort sends initdb SIGTERM, so it reaps its own `postgres --single`
   // child; a SIGKILL would orphan it, and PID 1 in a container may never
   // reap it.
-  await runSetup("initdb", findBinary("initdb") ?? "initdb", [
-    "-D",
-    dataDir,
-    "-U",
-    "postgres",
-    "--auth=trust",
-    "-E",
-    "UTF8",
-    "--no-locale",
-  ], { ...spawnOptions, logPath: `${dir}/initdb.log` }, signal);
+  await runSetup(
+    "initdb",
+    findBinary("initdb") ?? "initdb",
+    [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--no-locale",
+    ],
+    { ...spawnOptions, logPath: `${dir}/initdb.log` },
+    signal,
+  );
 
   signal?.throwIfAborted();
   const launch = (timeoutMs: number) =>

@@ -329,9 +329,7 @@ export async function killProcessTree(root: LoggedProcess): Promise<void> {
   root.kill("SIGSTOP");
   const frozen = new Map<number, ProcEntry>();
   while (true) {
-    const found = liveDescendants(root.pid).filter((id) =>
-      !frozen.has(id.pid)
-    );
+    const found = liveDescendants(root.pid).filter((id) => !frozen.has(id.pid));
     if (found.length === 0) break;
     for (const id of found) {
       signalProcess(id, "SIGSTOP");

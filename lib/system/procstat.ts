@@ -91,9 +91,7 @@ export function readStat(pid: number): ProcStat | null {
  */
 export function readLiveStat(pid: number): ProcStat | null {
   const stat = readStat(pid);
-  return stat == null || stat.state === "Z" || stat.state === "X"
-    ? null
-    : stat;
+  return stat == null || stat.state === "Z" || stat.state === "X" ? null : stat;
 }
 
 /** A process found in `/proc`: its id, and its stat when it was found. */
