@@ -7,7 +7,7 @@
  */
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { label } from "./markdown.ts";
+import { label } from "./label.ts";
 import type {
   ConfigurationResult,
   Percentiles,

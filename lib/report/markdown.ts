@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts.ts";
+import { label } from "./label.ts";
 import { renderEnvironment } from "../measure/environment.ts";
 import { alignedTable } from "./markdown_table.ts";
 import type {
@@ -17,6 +18,9 @@ import type {
   RestartRecord,
   ResultsDocument,
 } from "../results/types.ts";
+
+/** Also here for the modules that import it with the table. */
+export { label } from "./label.ts";
 
 const integer = new Intl.NumberFormat("en-US");
 
@@ -91,33 +95,6 @@ function restartNote(
   return `- **${label(result)}**: at ${restart.atSeconds.toFixed(2)} s, ` +
     `after ${integer.format(restart.deliveredBefore)} deliveries, the ` +
     `${restart.exit}; a fresh worker was started, as a supervisor would`;
-}
-
-/**
- * A display label: `redis ×4`, with the swept axes' values when a suite
- * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`, and the
- * parallel wrapper when it is not Fedify's: `redis ×4 awaiting`.
- */
-export function label(
-  result: {
-    driver: string;
-    parallelism: number;
-    fanout?: string;
-    rsaBits?: number;
-    parallelImpl?: string;
-  },
-): string {
-  let text = result.parallelism > 1
-    ? `${result.driver} ×${result.parallelism}`
-    : result.driver;
-  if (result.parallelImpl != null && result.parallelImpl !== "fedify") {
-    text += ` ${result.parallelImpl}`;
-  }
-  if (result.fanout != null && result.driver !== "baseline") {
-    text += ` fanout=${result.fanout}`;
-  }
-  if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;
-  return text;
 }
 
 /** Renders the results as a Markdown table followed by notes on non-ok rows. */
