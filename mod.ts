@@ -74,14 +74,18 @@ export {
   AwaitingParallelMessageQueue,
   wrapParallel,
 } from "./lib/queue/awaiting_parallel_queue.ts";
-export type { Chart } from "./lib/report/charts.ts";
+export type { Chart } from "./lib/report/charts/mod.ts";
 export {
   builtinDrivers,
   defaultSuite,
   findDriver,
   loadDrivers,
 } from "./drivers/mod.ts";
-export { renderMarkdown, renderTable, writeResults } from "./lib/report/markdown.ts";
+export {
+  renderMarkdown,
+  renderTable,
+  writeResults,
+} from "./lib/report/markdown.ts";
 export {
   freePort,
   launchServer,

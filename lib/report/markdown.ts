@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type Chart, renderCharts } from "./charts.ts";
+import { type Chart, renderCharts } from "./charts/mod.ts";
 import { label } from "./label.ts";
 import { renderEnvironment } from "../measure/environment.ts";
 import { alignedTable } from "./markdown_table.ts";

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { renderCharts } from "./mod.ts";
+import { result, syntheticDocument } from "../../testing/chart_fixtures.ts";
+
+Deno.test("renderCharts: every chart with data, labelled", async () => {
+  const charts = await renderCharts(syntheticDocument());
+  assert.deepEqual(charts.map((chart) => chart.name), [
+    "send-receive",
+    "cumulative",
+    "latency",
+    "deliveries-rate",
+    "queue-depth",
+  ]);
+  for (const chart of charts) {
+    assert.match(chart.svg, /^<svg /, chart.name);
+    assert.match(chart.name, /^[a-z0-9-]+$/);
+    assert.ok(chart.title.length > 0);
+    assert.ok(chart.svg.includes(chart.title), `${chart.name} shows its title`);
+    assert.ok(!chart.svg.includes("amqp"), `${chart.name} omits the failure`);
+  }
+  const [sendReceive, cumulative, latency, rate, depth] = charts;
+
+  const shown = [
+    [sendReceive, ["in-process", "redis ×4", "Send", "Receive"]],
+    [cumulative, [
+      "in-process",
+      "redis ×4",
+      "postgres (incomplete)",
+      "Distinct deliveries (count)",
+      "Time since first send (s)",
+      "expected 200",
+    ]],
+    [latency, [
+      "in-process",
+      "redis ×4",
+      "postgres (incomplete)",
+      "(s, log scale)",
+      "p99.9",
+      "max",
+    ]],
+    [rate, [
+      "in-process",
+      "postgres (incomplete)",
+      "Distinct deliveries per second (1/s)",
+      "Time since first send (s)",
+    ]],
+  ] as const;
+  for (const [chart, texts] of shown) {
+    for (const text of texts) {
+      assert.ok(chart.svg.includes(text), `${chart.name} has ${text}`);
+    }
+  }
+
+  assert.ok(sendReceive.svg.includes("Time (s)"));
+  assert.ok(!sendReceive.svg.includes("postgres"), "only ok configurations");
+  assert.ok(sendReceive.svg.includes("0.60 s (0.50–0.80)"), "spread shown");
+
+  assert.ok(depth.svg.includes("redis ×4"));
+  assert.ok(!depth.svg.includes("in-process"), "only series with samples");
+  assert.ok(depth.svg.includes("Messages waiting in the queue (count)"));
+});
+
+Deno.test("renderCharts: the same document gives the same SVG", async () => {
+  const first = await renderCharts(syntheticDocument());
+  const second = await renderCharts(syntheticDocument());
+  assert.deepEqual(second, first);
+});
+
+Deno.test("renderCharts: nothing to draw gives no charts", async () => {
+  const document = syntheticDocument();
+  assert.deepEqual(
+    await renderCharts({
+      ...document,
+      results: [
+        result("amqp", 1, "failed"),
+        result("redis", 4, "failed"),
+        result("sqlite", 1, "skipped"),
+      ],
+    }),
+    [],
+  );
+  assert.deepEqual(await renderCharts({ ...document, results: [] }), []);
+});
+
+Deno.test("renderCharts: figures without timelines give only bars", async () => {
+  const document = syntheticDocument();
+  const charts = await renderCharts({
+    ...document,
+    results: [
+      result("in-process", 1, "ok", { sendSeconds: 1, receiveSeconds: 2 }),
+    ],
+  });
+  assert.deepEqual(charts.map((chart) => chart.name), ["send-receive"]);
+});
+
+Deno.test("renderCharts: concurrent calls give the same SVG", async () => {
+  const alone = await renderCharts(syntheticDocument());
+  const together = await Promise.all([
+    renderCharts(syntheticDocument()),
+    renderCharts(syntheticDocument()),
+    renderCharts(syntheticDocument()),
+  ]);
+  for (const charts of together) assert.deepEqual(charts, alone);
+});

@@ -1,0 +1,83 @@
+/**
+ * SVG charts of a suite's results, rendered headless with Vega-Lite and Vega
+ * (no browser, no canvas): send and receive times, cumulative deliveries,
+ * latency percentiles, delivery rate and queue depth over time, and
+ * throughput against parallelism.
+ *
+ * The charts' parts live beside this module: `theme.ts` (size, fonts,
+ * colours), `context.ts` (what every chart reads from the document),
+ * `resample.ts` (merging long series), `text.ts` (text measurement without a
+ * canvas), `format.ts` (numbers in titles) and one module per kind of chart.
+ *
+ * @module
+ */
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { chartContext } from "./context.ts";
+import { latencyChart } from "./latency.ts";
+import { scalingChart } from "./scaling.ts";
+import { sendReceiveChart } from "./send_receive.ts";
+import { measuringHelvetica } from "./text.ts";
+import { cumulativeChart, queueDepthChart, rateChart } from "./time_series.ts";
+import type { ResultsDocument } from "../../results/types.ts";
+
+/** One rendered chart. */
+export interface Chart {
+  /** File-name-safe name, e.g. `send-receive`. */
+  readonly name: string;
+  /** Human-readable title, e.g. `Send and receive time`. */
+  readonly title: string;
+  /** A standalone SVG document. */
+  readonly svg: string;
+}
+
+/**
+ * Renders every chart that the document has data for, in a fixed order:
+ * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
+ * `scaling`.
+ * The same document always gives the same SVG text.
+ */
+export async function renderCharts(
+  document: ResultsDocument,
+): Promise<Chart[]> {
+  const context = chartContext(document);
+  const specs = [
+    sendReceiveChart(context),
+    cumulativeChart(context),
+    latencyChart(context),
+    rateChart(context),
+    queueDepthChart(context),
+    scalingChart(context),
+  ].filter((chart) => chart != null);
+  // Vega keeps global state (text metrics, SVG ids): one render at a time.
+  const turn = queue.then(() =>
+    measuringHelvetica(async () => {
+      const charts: Chart[] = [];
+      for (const chart of specs) {
+        charts.push({
+          name: chart.name,
+          title: chart.title,
+          svg: await toSvg(chart.spec),
+        });
+      }
+      return charts;
+    })
+  );
+  queue = turn.catch(() => {});
+  return await turn;
+}
+
+/** The end of the last render under way; see {@link renderCharts}. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Renders one Vega-Lite spec to a standalone SVG document. */
+async function toSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  try {
+    vega.resetSVGDefIds();
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

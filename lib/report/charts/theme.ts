@@ -1,0 +1,127 @@
+/**
+ * The look shared by every chart: size, font, colours and the Vega-Lite
+ * config, and the frame (title, subtitle, width) each chart spec starts from.
+ *
+ * @module
+ */
+import type { Percentiles } from "../../results/types.ts";
+
+/** Total width of every chart, in pixels. */
+export const WIDTH = 720;
+
+/** Fonts named in the SVG; `text.ts` measures Helvetica's (= Arial's). */
+export const FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif";
+
+/** Colours of the configurations, in document order. */
+export const PALETTE = [
+  "#4c78a8",
+  "#f58518",
+  "#54a24b",
+  "#e45756",
+  "#72b7b2",
+  "#b279a2",
+  "#eeca3b",
+  "#9d755d",
+  "#ff9da6",
+  "#7f7f7f",
+  "#1f3b5c",
+  "#8c4a00",
+  "#2d5a27",
+  "#8f1d1b",
+  "#3e6e6a",
+  "#6a3d62",
+] as const;
+
+/** The colour of the `i`-th configuration (or driver), cycling the palette. */
+export function paletteColor(i: number): string {
+  return PALETTE[i % PALETTE.length];
+}
+
+/**
+ * Colours of the send and receive bars: neutral, so as not to be read as
+ * configuration colours.
+ */
+export const PHASE_COLORS = { Send: "#b0b0b0", Receive: "#4a5a78" } as const;
+
+/**
+ * The percentiles of the latency chart: field of {@link Percentiles}, name
+ * shown, colour.
+ */
+export const PERCENTILES: readonly (readonly [
+  keyof Percentiles,
+  string,
+  string,
+])[] = [
+  ["p50", "p50", "#9ecae9"],
+  ["p90", "p90", "#4c78a8"],
+  ["p99", "p99", "#f58518"],
+  ["p999", "p99.9", "#e45756"],
+  ["max", "max", "#222222"],
+];
+
+/** The Vega-Lite config of every chart. */
+export const CONFIG = {
+  background: "#ffffff",
+  font: FONT,
+  padding: 12,
+  title: {
+    fontSize: 16,
+    fontWeight: "bold",
+    anchor: "start",
+    subtitleFontSize: 12,
+    subtitleColor: "#555555",
+    offset: 12,
+  },
+  axis: {
+    labelFontSize: 12,
+    titleFontSize: 13,
+    titleFontWeight: "normal",
+    titleColor: "#333333",
+    labelColor: "#333333",
+    gridColor: "#e8e8e8",
+    domainColor: "#888888",
+    tickColor: "#888888",
+    labelLimit: 260,
+  },
+  legend: {
+    labelFontSize: 12,
+    titleFontSize: 12,
+    titleFontWeight: "normal",
+    labelLimit: 320,
+    orient: "bottom",
+    direction: "horizontal",
+    columns: 3,
+    columnPadding: 16,
+    symbolStrokeWidth: 3,
+  },
+  view: { stroke: null },
+} as const;
+
+/**
+ * The top of every chart spec: schema, config, width, and the title over the
+ * suite's subtitle, plus `note` on a second line when there is one.
+ */
+export function frame(
+  context: { readonly subtitle: string },
+  title: string,
+  note = "",
+) {
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    description: title,
+    config: CONFIG,
+    width: WIDTH,
+    title: {
+      text: title,
+      subtitle: note === "" ? context.subtitle : [context.subtitle, note],
+    },
+  };
+}
+
+/** The size of the charts over a quantitative x axis: full width, 320 high. */
+export function fitted() {
+  return {
+    autosize: { type: "fit-x", contains: "padding" },
+    height: 320,
+  };
+}
