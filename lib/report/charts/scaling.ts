@@ -9,16 +9,20 @@ import type { TopLevelSpec } from "vega-lite";
 import { label } from "../label.ts";
 import type { ChartSpec, Context } from "./context.ts";
 import { fixed, unique } from "./format.ts";
-import { fitted, frame, paletteColor } from "./theme.ts";
+import { fitted, frame, INK, paletteColor } from "./theme.ts";
 import type { SuiteParams } from "../../results/types.ts";
+
+/** How a run ended, as the legend names it: finished, or cut off. */
+export const OUTCOMES = ["finished", "cut off (rate so far)"] as const;
 
 /**
  * (f) Throughput against parallelism, one line per driver and parallel
  * wrapper (`redis`, `redis awaiting`): where does each stop gaining?  Only
- * for suites that sweep three or more levels; null otherwise.  Runs that did
- * not finish are drawn with their rate so far, as hollow points.  Parallelism
- * 1 runs no wrapper, so its point starts the line of each wrapper its driver
- * ran with.
+ * for suites that sweep three or more levels; null otherwise.  Every point
+ * has its line's colour; its shape tells runs that finished (circles) from
+ * runs that were cut off, drawn with their rate so far (downward triangles),
+ * and the legend shows both shapes.  Parallelism 1 runs no wrapper, so its
+ * point starts the line of each wrapper its driver ran with.
  */
 export function scalingChart(context: Context): ChartSpec | null {
   const levels = unique(
@@ -45,7 +49,7 @@ export function scalingChart(context: Context): ChartSpec | null {
         driver: label({ driver: result.driver, parallelism: 1, parallelImpl }),
         parallelism: result.parallelism,
         rate: result.deliveriesPerSecond,
-        finished: result.status === "ok" ? "finished" : "cut off (rate so far)",
+        outcome: OUTCOMES[result.status === "ok" ? 0 : 1],
       });
     }
   }
@@ -88,24 +92,20 @@ export function scalingChart(context: Context): ChartSpec | null {
     layer: [
       { mark: { type: "line", strokeWidth: 1.5 } },
       {
-        mark: { type: "point", size: 60, strokeWidth: 1.5 },
+        // Filled in the line's colour (the color channel above), and only
+        // that: no fill or stroke of another scale.
+        mark: { type: "point", filled: true, size: 60, opacity: 1 },
         encoding: {
           shape: {
-            field: "finished",
+            field: "outcome",
             type: "nominal",
             title: null,
             scale: {
-              domain: ["finished", "cut off (rate so far)"],
+              domain: [...OUTCOMES],
               range: ["circle", "triangle-down"],
             },
-          },
-          fill: {
-            condition: {
-              test: "datum.finished === 'finished'",
-              field: "driver",
-              type: "nominal",
-            },
-            value: "white",
+            // The shapes stand for no driver: drawn in ink, not left blank.
+            legend: { symbolFillColor: INK, symbolStrokeWidth: 0 },
           },
         },
       },

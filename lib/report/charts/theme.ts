@@ -10,7 +10,7 @@ import type { Percentiles } from "../../results/types.ts";
 export const WIDTH = 720;
 
 /** Fonts named in the SVG; `text.ts` measures Helvetica's (= Arial's). */
-export const FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif";
+const FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif";
 
 /** Colours of the configurations, in document order. */
 export const PALETTE = [
@@ -58,6 +58,9 @@ export const PERCENTILES: readonly (readonly [
   ["p999", "p99.9", "#e45756"],
   ["max", "max", "#222222"],
 ];
+
+/** Colour of legend symbols that stand for no configuration. */
+export const INK = "#333333";
 
 /** The Vega-Lite config of every chart. */
 export const CONFIG = {
