@@ -5,13 +5,14 @@
  *
  * It starts sending when the runner sends the `go` command, so that every
  * process is ready and measured from the same moment.  Messages to the
- * runner: `ready`, `progress` (about once a second while sending), `sent`
- * (timings), `depth` (queue depth, when it consumes a queue that can tell),
- * `error`.
+ * runner (`lib/ipc/messages.ts`): `ready`, `progress` (about once a second
+ * while sending), `sent` (timings), `depth` (queue depth, when it consumes a
+ * queue that can tell), `error`.
  *
  * @module
  */
 import { control, emit, now, readSpec } from "../ipc/child_io.ts";
+import type { SentMessage } from "../ipc/messages.ts";
 import {
   createSenderFederation,
   generateSenderKeys,
@@ -56,23 +57,6 @@ export interface SenderSpec {
   readonly consumeOnly?: boolean;
   /** Where Fedify's log goes; nowhere when absent. */
   readonly log?: LogSpec;
-}
-
-/** The `sent` message: timings of the send loop. */
-export interface SentMessage {
-  readonly type: "sent";
-  /** Epoch ms when the first `sendActivity` call began. */
-  readonly sendStart: number;
-  /** Epoch ms when the last `sendActivity` call returned. */
-  readonly sendEnd: number;
-  /** Epoch ms when each activity's `sendActivity` call began. */
-  readonly callStarts: number[];
-  /** Duration of each `sendActivity` call in ms. */
-  readonly callMs: number[];
-  /** Number of calls that threw. */
-  readonly sendErrors: number;
-  /** The first error's message, if any. */
-  readonly firstError: string | null;
 }
 
 async function main(spec: SenderSpec): Promise<void> {

@@ -1,24 +1,18 @@
 /**
  * The line protocol between the runner and its child processes (inbox,
- * sender, worker).  A child writes one JSON object per line to stdout and
- * logs to stderr; the runner closes the child's stdin to ask it to stop, so a
- * child whose runner died (and whose stdin therefore closed) stops too.
+ * sender, worker), as a child sees it.  A child writes one JSON object per
+ * line to stdout (a {@link ChildMessage}) and logs to stderr; the runner
+ * writes commands to its stdin and closes it to ask it to stop, so a child
+ * whose runner died (and whose stdin therefore closed) stops too.
  *
  * @module
  */
-
-/** A message a child process sends to the runner. */
-export interface ChildMessage {
-  /** What happened, e.g. `"ready"`, `"sent"`, `"error"`. */
-  readonly type: string;
-  /** Further fields depend on the type. */
-  readonly [key: string]: unknown;
-}
+import type { ChildMessage, Command } from "./messages.ts";
 
 const encoder = new TextEncoder();
 
 /** Sends `message` to the runner as one JSON line on stdout. */
-export function emit<T extends { readonly type: string }>(message: T): void {
+export function emit(message: ChildMessage): void {
   Deno.stdout.writeSync(encoder.encode(JSON.stringify(message) + "\n"));
 }
 
@@ -29,7 +23,7 @@ export interface Control {
   /** Resolves when the runner asks this child to stop. */
   readonly done: Promise<void>;
   /** Resolves when the runner sends the command line `name`. */
-  command(name: string): Promise<void>;
+  command(name: Command): Promise<void>;
 }
 
 /**
@@ -73,7 +67,7 @@ export function control(): Control {
   return {
     signal: controller.signal,
     done,
-    command(name: string): Promise<void> {
+    command(name: Command): Promise<void> {
       if (received.has(name)) return Promise.resolve();
       return new Promise((resolve, reject) => {
         waiting.set(name, resolve);

@@ -37,7 +37,8 @@ import type {
   ServerRecord,
   SuiteParams,
 } from "../results/types.ts";
-import type { SenderSpec, SentMessage } from "../child/sender.ts";
+import type { SenderSpec } from "../child/sender.ts";
+import type { SentMessage } from "../ipc/messages.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { buildTimeline } from "../measure/timeline.ts";
@@ -194,10 +195,7 @@ export async function runOnce(
   });
   const depthSamples = (): [number, number][] =>
     children.flatMap((c) =>
-      c.all("depth").map((m): [number, number] => [
-        Number(m.at),
-        Number(m.queued),
-      ])
+      c.all("depth").map((m): [number, number] => [m.at, m.queued])
     );
   try {
     const runId = newRunId();
@@ -279,8 +277,8 @@ export async function runOnce(
 
     // The process that consumes the queue opened it first; it says which
     // implementation the driver's specifier resolved to.
-    implementation = ((workers[0] ?? sender).latest("ready")
-      ?.implementation ?? null) as Implementation | null;
+    implementation = (workers[0] ?? sender).latest("ready")
+      ?.implementation ?? null;
 
     // Every process is ready: measure from here.
     for (const m of measured) {
@@ -324,7 +322,7 @@ export async function runOnce(
       const error = sender.latest("error");
       if (error != null) throw new RunFailure(`sender: ${error.message}`);
       stats = await fetchStats(inboxOrigin);
-      sent ??= sender.latest("sent") as SentMessage | undefined;
+      sent ??= sender.latest("sent");
       sendStart ??= sent?.sendStart;
       // Crash tests strike once sending is over and a share F has arrived.
       const deliverable = expected - stats.goneDeliveries;
@@ -374,7 +372,7 @@ export async function runOnce(
       }
       const sentCount = sent != null
         ? params.total
-        : Number(sender.latest("progress")?.sent ?? 0);
+        : sender.latest("progress")?.sent ?? 0;
       const nowMs = performance.now();
       const count = stats.requests;
       if (count !== lastCount || sentCount !== lastSent) {

@@ -1,11 +1,18 @@
 /**
  * Child processes of the runner (inbox, sender, worker): spawning a Deno
- * script with a JSON spec, reading its line messages, and stopping it for
- * sure.
+ * script with a JSON spec, reading its line messages (typed by
+ * `lib/ipc/messages.ts`), and stopping it for sure.
  *
  * @module
  */
-import type { ChildMessage } from "../ipc/child_io.ts";
+import {
+  type ChildMessage,
+  type ChildMessageType,
+  type Command,
+  type MessageOf,
+  ofType,
+  parseMessage,
+} from "../ipc/messages.ts";
 import { leftovers } from "./leftovers.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url);
@@ -40,15 +47,13 @@ export class Child {
     this.#process = process;
     this.pid = process.pid;
     const stdout = this.#readLines(process.stdout, (line) => {
-      try {
-        const message = JSON.parse(line);
-        if (typeof message?.type === "string") {
-          this.#messages.push(message);
-          this.#notify();
-          return;
-        }
-      } catch { /* not a protocol line */ }
-      this.#remember(line);
+      const message = parseMessage(line);
+      if (message == null) {
+        this.#remember(line);
+        return;
+      }
+      this.#messages.push(message);
+      this.#notify();
     });
     const stderr = this.#readLines(process.stderr, (l) => this.#remember(l));
     this.exited = Promise.all([process.status, stdout, stderr]).then(
@@ -89,7 +94,7 @@ export class Child {
   }
 
   /** Sends one command line to the process's stdin. */
-  async send(command: string): Promise<void> {
+  async send(command: Command): Promise<void> {
     const writer = this.#process.stdin.getWriter();
     try {
       await writer.write(new TextEncoder().encode(command + "\n"));
@@ -99,8 +104,8 @@ export class Child {
   }
 
   /** Every message of `type` received so far, in order. */
-  all(type: string): ChildMessage[] {
-    return this.#messages.filter((m) => m.type === type);
+  all<T extends ChildMessageType>(type: T): MessageOf<T>[] {
+    return this.#messages.filter(ofType(type));
   }
 
   /** The exit status, or `null` while running. */
@@ -109,19 +114,19 @@ export class Child {
   }
 
   /** The latest message of `type`, if one arrived. */
-  latest(type: string): ChildMessage | undefined {
-    return this.#messages.findLast((m) => m.type === type);
+  latest<T extends ChildMessageType>(type: T): MessageOf<T> | undefined {
+    return this.#messages.findLast(ofType(type));
   }
 
   /**
    * Waits for a message of `type`.  Rejects if the process reports an error,
    * exits first, the timeout passes or `signal` aborts.
    */
-  waitFor(
-    type: string,
+  waitFor<T extends ChildMessageType>(
+    type: T,
     timeoutMs: number,
     signal?: AbortSignal,
-  ): Promise<ChildMessage> {
+  ): Promise<MessageOf<T>> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.latest(type);

@@ -1,0 +1,131 @@
+/**
+ * Every message a child process (the fake inbox, the sender, a worker, the
+ * calibration server) sends the runner, as one discriminated union on
+ * `type`, and the commands the runner sends back.  Children write messages
+ * with `emit` (`child_io.ts`); the runner reads them with `Child`
+ * (`lib/system/process.ts`), whose `latest("sent")` is a {@link SentMessage}.
+ *
+ * @module
+ */
+import type { Implementation } from "../measure/implementation.ts";
+
+/**
+ * `ready`: the child has started.  The sender then waits for `go`; the
+ * others are at work.
+ */
+export interface ReadyMessage {
+  readonly type: "ready";
+  /** The child's process id. */
+  readonly pid: number;
+  /** The port it listens on, on 127.0.0.1 (the inbox, the calibration server). */
+  readonly port?: number;
+  /** The origin of its federation's HTTP server (the sender). */
+  readonly origin?: string;
+  /**
+   * What the driver's queue specifier resolved to in this process (the
+   * sender and workers); `null` without a queue or a specifier.
+   */
+  readonly implementation?: Implementation | null;
+}
+
+/** `progress`: about once a second while the sender sends. */
+export interface ProgressMessage {
+  readonly type: "progress";
+  /** Activities whose `sendActivity` call returned so far. */
+  readonly sent: number;
+}
+
+/** `sent`: the sender's send loop is over; its timings. */
+export interface SentMessage {
+  readonly type: "sent";
+  /** Epoch ms when the first `sendActivity` call began. */
+  readonly sendStart: number;
+  /** Epoch ms when the last `sendActivity` call returned. */
+  readonly sendEnd: number;
+  /** Epoch ms when each activity's `sendActivity` call began. */
+  readonly callStarts: number[];
+  /** Duration of each `sendActivity` call in ms. */
+  readonly callMs: number[];
+  /** Number of calls that threw. */
+  readonly sendErrors: number;
+  /** The first error's message, if any. */
+  readonly firstError: string | null;
+}
+
+/**
+ * `depth`: one sample of the queue's depth, from a process that consumes the
+ * queue, was asked to report it, and whose queue can tell.
+ */
+export interface DepthMessage {
+  readonly type: "depth";
+  /** Epoch ms of the sample. */
+  readonly at: number;
+  /** Messages waiting in the queue. */
+  readonly queued: number;
+}
+
+/** `error`: the child failed and exits next. */
+export interface ErrorMessage {
+  readonly type: "error";
+  /** What went wrong. */
+  readonly message: string;
+}
+
+/** A message a child process sends the runner, one JSON object a line. */
+export type ChildMessage =
+  | ReadyMessage
+  | ProgressMessage
+  | SentMessage
+  | DepthMessage
+  | ErrorMessage;
+
+/** The `type` of a {@link ChildMessage}. */
+export type ChildMessageType = ChildMessage["type"];
+
+/** The message whose `type` is `T`, e.g. `MessageOf<"sent">`. */
+export type MessageOf<T extends ChildMessageType> = Extract<
+  ChildMessage,
+  { readonly type: T }
+>;
+
+/**
+ * A command the runner sends a child, one a line on its stdin: `go` tells
+ * the sender to start sending, once every process is ready and measured.
+ */
+export type Command = "go";
+
+/** Every message type, to tell a message line from a log line. */
+const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
+  ready: true,
+  progress: true,
+  sent: true,
+  depth: true,
+  error: true,
+};
+
+/**
+ * Reads one line of a child's stdout: its message, or `undefined` for a line
+ * that is none (not JSON, or no known `type`), which is log output.
+ */
+export function parseMessage(line: string): ChildMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value == null) return undefined;
+  const type = (value as { readonly type?: unknown }).type;
+  if (typeof type !== "string" || !Object.hasOwn(MESSAGE_TYPES, type)) {
+    return undefined;
+  }
+  // The children write these lines with `emit`, typed as a ChildMessage.
+  return value as ChildMessage;
+}
+
+/** A predicate that narrows a {@link ChildMessage} to the one of `type`. */
+export function ofType<T extends ChildMessageType>(
+  type: T,
+): (message: ChildMessage) => message is MessageOf<T> {
+  return (message): message is MessageOf<T> => message.type === type;
+}
