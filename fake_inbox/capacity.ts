@@ -8,9 +8,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { InboxClient } from "../lib/ipc/inbox_client.ts";
 import { Child } from "../lib/system/process.ts";
 import { activityId, inboxUrl } from "./ledger.ts";
-import type { InboxStats } from "./server.ts";
 
 /** Result of {@link measureInboxCapacity}. */
 export interface CapacityResult {
@@ -39,8 +39,8 @@ export async function measureInboxCapacity(
     spec: { runId: "capacity", total, recipients },
   });
   try {
-    const ready = await inbox.waitFor("ready", 30_000);
-    const origin = `http://127.0.0.1:${ready.port}`;
+    const client = InboxClient.fromReady(await inbox.waitFor("ready", 30_000));
+    const origin = client.origin;
     const padding = "x".repeat(2500); // about the size of a signed Create(Note)
     let next = 0;
     const started = performance.now();
@@ -62,8 +62,7 @@ export async function measureInboxCapacity(
       }
     }));
     const seconds = (performance.now() - started) / 1000;
-    const stats: InboxStats = await (await fetch(`${origin}/_bench/stats`))
-      .json();
+    const stats = await client.stats();
     return {
       deliveries,
       concurrency,

@@ -5,9 +5,9 @@
  * failing, gone, connection-dropping or signature-verifying on purpose.
  * Run as its own process by the runner, or embedded with {@link serveInbox}.
  *
- * Control endpoints (GET): `/_bench/stats` returns {@link InboxStats};
- * `/_bench/arrivals` returns first-arrival times, acceptances and attempts
- * per pair.
+ * Control endpoints (GET, at the paths of {@link INBOX_PATHS}, read with
+ * `InboxClient`): `stats` returns {@link InboxStats}; `arrivals` returns
+ * first-arrival times, acceptances and attempts per pair.
  *
  * @module
  */
@@ -16,6 +16,8 @@ import { verifyRequest } from "@fedify/fedify";
 import type { CryptographicKey, Multikey } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
 import { control, emit, now, readSpec } from "../lib/ipc/child_io.ts";
+import { INBOX_PATHS } from "../lib/ipc/inbox_client.ts";
+import { sleep } from "../lib/system/sleep.ts";
 import {
   Behaviour,
   type InboxProfile,
@@ -37,7 +39,7 @@ export interface InboxOptions extends Expectation {
   readonly profile?: InboxProfile;
 }
 
-/** What `/_bench/stats` returns. */
+/** What the stats path of {@link INBOX_PATHS} returns. */
 export interface InboxStats extends LedgerStats {
   /** Unexpected requests by reason. */
   readonly rejections: Readonly<Record<Rejection, number>>;
@@ -47,7 +49,7 @@ export interface InboxStats extends LedgerStats {
   readonly transport: "deno" | "node";
 }
 
-/** What `/_bench/arrivals` returns. */
+/** What the arrivals path of {@link INBOX_PATHS} returns. */
 export interface InboxArrivals {
   /** First-arrival epoch ms per pair (`activity × recipients + recipient`), `null` if none. */
   readonly firstArrival: (number | null)[];
@@ -70,10 +72,6 @@ export interface RunningInbox {
 /** The answer to one request: a status, or a dropped connection. */
 type Answer = { status: number; json?: unknown } | "drop";
 
-function sleep(ms: number): Promise<void> {
-  return ms <= 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, ms));
-}
-
 /** Request handling, independent of the HTTP server underneath. */
 class Inbox {
   readonly ledger: DeliveryLedger;
@@ -95,7 +93,7 @@ class Inbox {
   }
 
   control(path: string): Answer | undefined {
-    if (path === "/_bench/stats") {
+    if (path === INBOX_PATHS.stats) {
       const stats: InboxStats = {
         ...this.ledger.stats(),
         rejections: this.ledger.rejections(),
@@ -104,7 +102,7 @@ class Inbox {
       };
       return { status: 200, json: stats };
     }
-    if (path === "/_bench/arrivals") {
+    if (path === INBOX_PATHS.arrivals) {
       const body: InboxArrivals = {
         firstArrival: Array.from(
           this.ledger.arrivals(),
@@ -134,7 +132,9 @@ class Inbox {
     const pair = this.ledger.locate(path, id, at);
     if (typeof pair !== "number") return { status: 202 };
     const attempt = this.ledger.attempt(pair);
-    await sleep(this.#behaviour.delayMs());
+    // An instant inbox answers without a timer: no wait, no event-loop turn.
+    const delayMs = this.#behaviour.delayMs();
+    if (delayMs > 0) await sleep(delayMs);
     if (this.#profile.verifySignatures && !(await this.#verify(request()))) {
       this.ledger.refuse(pair, "unverified");
       return { status: 401 };
