@@ -4,58 +4,40 @@
  * waits (bounded) until every expected delivery has arrived, stops
  * everything, and accounts for every delivery.
  *
+ * Its parts: `processes.ts` starts, replaces and measures the processes;
+ * `crashes.ts` strikes crash tests and restarts workers; `watch.ts` decides
+ * when the run is done, stalled or out of time; `outcome.ts` builds the
+ * result from what the run observed.
+ *
  * Nothing here knows any driver by name: a driver's `crossProcess` flag says
  * whether separate workers consume its queue, its `service` says which
  * server it needs, and `quietPeriodSeconds` widens stall detection.
  *
  * @module
  */
-import type {
-  InboxArrivals,
-  InboxOptions,
-  InboxStats,
-} from "../../fake_inbox/server.ts";
+import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
 import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
-import { percentiles } from "../measure/histogram.ts";
-import { leftovers } from "../system/leftovers.ts";
-import type { Implementation } from "../measure/implementation.ts";
-import { Child } from "../system/process.ts";
-import {
-  type ProcessSample,
-  resetPeakRss,
-  sampleProcess,
-  sampleTree,
-} from "../system/procstat.ts";
-import type { QueueSpec } from "../queue/spec.ts";
-import type {
-  CrashRecord,
-  ProcessRecord,
-  RestartRecord,
-  RunResult,
-  ServerRecord,
-  SuiteParams,
-} from "../results/types.ts";
-import type { SenderSpec } from "../child/sender.ts";
+import type { InboxClient } from "../ipc/inbox_client.ts";
+import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
+import type { Implementation } from "../measure/implementation.ts";
+import type { QueueSpec } from "../queue/spec.ts";
+import type { RunResult, ServerRecord, SuiteParams } from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { redactSecrets } from "../services/mod.ts";
-import { buildTimeline } from "../measure/timeline.ts";
-import type { WorkerSpec } from "../child/worker.ts";
+import { leftovers } from "../system/leftovers.ts";
+import { sleep } from "../system/sleep.ts";
+import { CrashInjector } from "./crashes.ts";
+import { buildRunResult, type RunEnd } from "./outcome.ts";
+import { RunProcesses } from "./processes.ts";
+import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
-const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);
-const SENDER_SCRIPT = new URL("../child/sender.ts", import.meta.url);
-const WORKER_SCRIPT = new URL("../child/worker.ts", import.meta.url);
+export type { Progress } from "./watch.ts";
 
-/** How long a child may take to report `ready`. */
-const READY_TIMEOUT_MS = 60_000;
-/** Worker restarts allowed after a server crash before the run fails. */
-const MAX_RESTARTS = 8;
 /** How often the runner asks the inbox for its counters. */
 const POLL_MS = 250;
-/** After the last expected delivery, how long to keep counting duplicates. */
-const SETTLE_MS = 1_000;
 
 /** One configuration: a driver at a parallelism. */
 export interface Configuration {
@@ -79,26 +61,6 @@ export interface Configuration {
 /** The name a configuration goes by: its driver's, or `baseline`. */
 export function configurationName(configuration: Configuration): string {
   return configuration.direct ? "baseline" : configuration.driver.name;
-}
-
-/** Progress of a running configuration, for live reporting. */
-export interface Progress {
-  /** Configuration id. */
-  readonly id: string;
-  /** Which run of the configuration (1-based) and of how many. */
-  readonly run: number;
-  /** Runs of this configuration in all. */
-  readonly runs: number;
-  /** Distinct deliveries so far. */
-  readonly delivered: number;
-  /** `total × recipients`. */
-  readonly expected: number;
-  /** Seconds since the first `sendActivity` call. */
-  readonly elapsedSeconds: number;
-  /** Deliveries per second over the last few seconds. */
-  readonly currentRate: number;
-  /** Activities whose `sendActivity` call returned. */
-  readonly sent: number;
 }
 
 /** What {@link runOnce} needs besides the configuration. */
@@ -130,6 +92,14 @@ export function stallWindowSeconds(
   return Math.max(stallTimeout, Math.ceil(quiet * 1.5));
 }
 
+/** Runs one configuration once and returns its result; never throws. */
+export async function runOnce(
+  configuration: Configuration,
+  context: RunContext,
+): Promise<RunResult> {
+  return await new Run(configuration, context).execute();
+}
+
 function newRunId(): string {
   const random = crypto.getRandomValues(new Uint8Array(4));
   return `r${Date.now().toString(36)}${
@@ -137,67 +107,76 @@ function newRunId(): string {
   }`;
 }
 
-function epochNow(): number {
-  return performance.timeOrigin + performance.now();
-}
+/** One run of a configuration, and what it has observed so far. */
+class Run {
+  readonly #configuration: Configuration;
+  readonly #context: RunContext;
+  readonly #expected: number;
+  readonly #stallSeconds: number;
+  readonly #workers: number;
+  readonly #processes: RunProcesses;
+  readonly #crashes: CrashInjector;
+  #server: ServerRecord | null = null;
+  #prepared: PreparedQueue | undefined;
+  #inbox: InboxClient | undefined;
+  #implementation: Implementation | null = null;
+  #stats: InboxStats | undefined;
+  #sent: SentMessage | undefined;
+  #arrivals: InboxArrivals | undefined;
 
-class RunFailure extends Error {}
-
-/** A process being measured: its record and CPU at the start of sending. */
-interface Measured {
-  readonly role: string;
-  readonly pid: number;
-  readonly tree: boolean;
-  start?: ProcessSample | null;
-  end?: ProcessSample | null;
-}
-
-/** Runs one configuration once and returns its result; never throws. */
-export async function runOnce(
-  configuration: Configuration,
-  context: RunContext,
-): Promise<RunResult> {
-  const { driver, parallelism } = configuration;
-  const { params } = context;
-  const expected = params.total * params.recipients;
-  const stallSeconds = stallWindowSeconds(driver, params.stallTimeoutSeconds);
-  const workerCount = driver.crossProcess && driver.open != null
-    ? Math.max(1, params.workers ?? 1)
-    : 0;
-  const children: Child[] = [];
-  const measured: Measured[] = [];
-  let server: ServerRecord | null = null;
-  let prepared: PreparedQueue | undefined;
-  const tempDir = await leftovers.makeTempDir("run");
-  let stats: InboxStats | undefined;
-  let sent: SentMessage | undefined;
-  let sendStart: number | undefined;
-  let arrivals: InboxArrivals | undefined;
-  let inboxOrigin: string | undefined;
-  let implementation: Implementation | null = null;
-  const spawn = (role: string, script: URL, spec: unknown): Child => {
-    const child = Child.spawn({ role, script, spec });
-    children.push(child);
-    measured.push({ role, pid: child.pid, tree: false });
-    return child;
-  };
-  const killedOnPurpose = new Set<Child>();
-  const crashes: CrashRecord[] = [];
-  const restarts: RestartRecord[] = [];
-  let workerCrashed = false;
-  let serverCrashed = false;
-  const crashRecord = (target: "worker" | "server"): CrashRecord => ({
-    target,
-    atSeconds: sendStart == null
-      ? 0
-      : round((epochNow() - sendStart) / 1000, 3),
-    deliveredBefore: stats?.delivered ?? 0,
-  });
-  const depthSamples = (): [number, number][] =>
-    children.flatMap((c) =>
-      c.all("depth").map((m): [number, number] => [m.at, m.queued])
+  constructor(configuration: Configuration, context: RunContext) {
+    const { driver } = configuration;
+    const { params, services } = context;
+    this.#configuration = configuration;
+    this.#context = context;
+    this.#expected = params.total * params.recipients;
+    this.#stallSeconds = stallWindowSeconds(
+      driver,
+      params.stallTimeoutSeconds,
     );
-  try {
+    this.#workers = driver.crossProcess && driver.open != null
+      ? Math.max(1, params.workers ?? 1)
+      : 0;
+    this.#processes = new RunProcesses(context.signal);
+    const service = driver.service;
+    this.#crashes = new CrashInjector({
+      plan: params.crash,
+      expected: this.#expected,
+      processes: this.#processes,
+      crashServer: service == null ? undefined : () => services.crash(service),
+    });
+  }
+
+  /** Runs, stops everything, cleans up; never throws. */
+  async execute(): Promise<RunResult> {
+    const context = this.#context;
+    const tempDir = await leftovers.makeTempDir("run");
+    try {
+      const inbox = await this.#start(tempDir);
+      return await this.#wait(inbox);
+    } catch (error) {
+      if (context.signal?.aborted) return await this.#incomplete("interrupted");
+      const message = error instanceof Error ? error.message : String(error);
+      return this.#result({ status: "failed", reason: redactSecrets(message) });
+    } finally {
+      await this.#processes.stopAll();
+      try {
+        await this.#prepared?.cleanup();
+      } catch (error) {
+        console.error(redactSecrets(`${context.id}: cleanup failed: ${error}`));
+      }
+      await leftovers.removeTempDir(tempDir);
+    }
+  }
+
+  /**
+   * Acquires the queue server, prepares the queue, starts every process,
+   * takes the first readings and tells the sender to go.
+   */
+  async #start(tempDir: string): Promise<InboxClient> {
+    const { driver, parallelism } = this.#configuration;
+    const context = this.#context;
+    const { params } = context;
     const runId = newRunId();
     let serviceUrl: string | undefined;
     if (driver.service != null) {
@@ -206,418 +185,149 @@ export async function runOnce(
         context.signal,
       );
       serviceUrl = acquired.url;
-      server = {
+      this.#server = {
         name: driver.service.name,
         version: acquired.version,
         startedByBench: acquired.startedByBench,
       };
-      if (acquired.pid != null) {
-        measured.push({ role: "server", pid: acquired.pid, tree: true });
-      }
+      if (acquired.pid != null) this.#processes.measureServer(acquired.pid);
     }
-    prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
-
-    const inbox = spawn(
-      "inbox",
-      INBOX_SCRIPT,
-      {
-        runId,
-        total: params.total,
-        recipients: params.recipients,
-        profile: params.inbox,
-      } satisfies InboxOptions,
-    );
-    const ready = await inbox.waitFor(
-      "ready",
-      READY_TIMEOUT_MS,
-      context.signal,
-    );
-    inboxOrigin = `http://127.0.0.1:${ready.port}`;
-
-    const queue: QueueSpec = {
-      driver: driver.name,
-      driverModules: context.driverModules,
-      config: prepared?.config ?? null,
-      parallelism,
-      parallelImpl: configuration.parallelImpl,
-    };
-    const spawnWorker = (index: number) =>
-      spawn(
-        "worker",
-        WORKER_SCRIPT,
-        {
-          queue,
-          reportDepth: index === 0,
-          log: context.log,
-        } satisfies WorkerSpec,
-      );
-    const startWorkers = () =>
-      Array.from({ length: workerCount }, (_, i) => spawnWorker(i));
-    let workers = startWorkers();
-    const senderSpec: SenderSpec = {
+    this.#prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
+    const inbox = await this.#processes.startInbox({
       runId,
       total: params.total,
       recipients: params.recipients,
-      inboxOrigin,
-      queue,
-      consume: workerCount === 0,
-      fanout: configuration.fanout ?? params.fanout,
-      rsaBits: configuration.rsaBits ?? params.rsaBits,
-      direct: configuration.direct ? { concurrency: parallelism } : undefined,
-      log: context.log,
+      profile: params.inbox,
+    });
+    this.#inbox = inbox;
+    const queue: QueueSpec = {
+      driver: driver.name,
+      driverModules: context.driverModules,
+      config: this.#prepared?.config ?? null,
+      parallelism,
+      parallelImpl: this.#configuration.parallelImpl,
     };
-    const sender = spawn("sender", SENDER_SCRIPT, senderSpec);
-    /** The process that consumes the queue when no worker does. */
-    let consumer = sender;
-    await Promise.all(
-      [...workers, sender].map((c) =>
-        c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
-      ),
-    );
-
+    await this.#processes.startApp({
+      workers: this.#workers,
+      worker: { queue, log: context.log },
+      sender: {
+        runId,
+        total: params.total,
+        recipients: params.recipients,
+        inboxOrigin: inbox.origin,
+        queue,
+        consume: this.#workers === 0,
+        fanout: this.#configuration.fanout ?? params.fanout,
+        rsaBits: this.#configuration.rsaBits ?? params.rsaBits,
+        direct: this.#configuration.direct
+          ? { concurrency: parallelism }
+          : undefined,
+        log: context.log,
+      },
+    });
     // The process that consumes the queue opened it first; it says which
     // implementation the driver's specifier resolved to.
-    implementation = (workers[0] ?? sender).latest("ready")
-      ?.implementation ?? null;
-
+    this.#implementation = this.#processes.implementation();
     // Every process is ready: measure from here.
-    for (const m of measured) {
-      if (m.tree) resetPeakRss(m.pid);
-      m.start = m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
-    }
-    await sender.send("go");
+    this.#processes.startMeasuring();
+    await this.#processes.go();
+    return inbox;
+  }
 
-    const waitStart = performance.now();
-    let lastActivity = waitStart;
-    let lastCount = -1;
-    let lastSent = -1;
-    let lastReport = 0;
-    let doneAt: number | undefined;
-    const recent: [number, number][] = [];
+  /** Polls until the run is done, stalled or out of time. */
+  async #wait(inbox: InboxClient): Promise<RunResult> {
+    const context = this.#context;
+    const { params } = context;
+    const sender = this.#processes.sender;
+    const watch = new ProgressWatch({
+      id: context.id,
+      run: context.run?.index ?? 1,
+      runs: context.run?.of ?? 1,
+      expected: this.#expected,
+      stallSeconds: this.#stallSeconds,
+      timeoutSeconds: params.timeoutSeconds,
+      startMs: performance.now(),
+      onProgress: context.onProgress,
+    });
     while (true) {
-      await delay(POLL_MS, context.signal);
-      const crashed = children.find((c) =>
-        c.status != null && !killedOnPurpose.has(c)
-      );
-      if (crashed != null) {
-        const index = workers.indexOf(crashed);
-        if (
-          !serverCrashed || index < 0 || restarts.length >= MAX_RESTARTS
-        ) {
-          throw new RunFailure(crashed.describeExit());
-        }
-        // A worker that died with its queue server is started again, as a
-        // supervisor would; the queue's durability is what is measured.
-        killedOnPurpose.add(crashed);
-        const { atSeconds, deliveredBefore } = crashRecord("worker");
-        restarts.push({
-          atSeconds,
-          deliveredBefore,
-          exit: crashed.describeExit(),
-        });
-        workers[index] = spawnWorker(index);
-        await workers[index].waitFor("ready", READY_TIMEOUT_MS, context.signal);
-        lastActivity = performance.now();
+      await sleep(POLL_MS, context.signal);
+      const exited = this.#processes.unexpectedExit();
+      if (exited != null) {
+        await this.#crashes.recover(exited, this.#stats, this.#sent);
+        watch.touch(performance.now());
       }
       const error = sender.latest("error");
-      if (error != null) throw new RunFailure(`sender: ${error.message}`);
-      stats = await fetchStats(inboxOrigin);
-      sent ??= sender.latest("sent");
-      sendStart ??= sent?.sendStart;
-      // Crash tests strike once sending is over and a share F has arrived.
-      const deliverable = expected - stats.goneDeliveries;
-      const due = (share: number | undefined) =>
-        share != null && sent != null &&
-        stats!.delivered >= share * deliverable;
-      if (!workerCrashed && due(params.crash?.workerAt)) {
-        workerCrashed = true;
-        const consumers = workers.length > 0 ? workers : [consumer];
-        crashes.push(crashRecord("worker"));
-        for (const child of consumers) {
-          killedOnPurpose.add(child);
-          await child.kill();
-        }
-        // Fresh consumers, as a supervisor would start them.
-        if (workers.length > 0) {
-          workers = startWorkers();
-          await Promise.all(
-            workers.map((c) =>
-              c.waitFor("ready", READY_TIMEOUT_MS, context.signal)
-            ),
-          );
-        } else {
-          consumer = spawn(
-            "sender",
-            SENDER_SCRIPT,
-            {
-              ...senderSpec,
-              consumeOnly: true,
-            } satisfies SenderSpec,
-          );
-          await consumer.waitFor("ready", READY_TIMEOUT_MS, context.signal);
-          await consumer.send("go");
-        }
-        lastActivity = performance.now();
+      if (error != null) throw new Error(`sender: ${error.message}`);
+      const stats = await inbox.stats();
+      this.#stats = stats;
+      this.#sent ??= sender.latest("sent");
+      // Crash tests strike once sending is over and a share has arrived.
+      if (await this.#crashes.strike(stats, this.#sent)) {
+        watch.touch(performance.now());
       }
-      if (!serverCrashed && due(params.crash?.serverAt)) {
-        serverCrashed = true;
-        if (driver.service == null) {
-          throw new RunFailure("--crash-server-at: this driver has no server");
-        }
-        crashes.push(crashRecord("server"));
-        await context.services.crash(driver.service);
-        // The restarted server is other processes: its CPU is not comparable.
-        for (const m of measured) if (m.role === "server") m.start = null;
-        lastActivity = performance.now();
+      const verdict = watch.observe({
+        nowMs: performance.now(),
+        stats,
+        sent: this.#sent != null
+          ? params.total
+          : sender.latest("progress")?.sent ?? 0,
+        sendDone: this.#sent != null,
+      });
+      if (verdict === "done") break;
+      if (verdict === "stalled") {
+        const { driver } = this.#configuration;
+        return await this.#incomplete(stallReason({
+          stallSeconds: this.#stallSeconds,
+          missing: this.#expected - stats.delivered - stats.goneDeliveries,
+          crashes: this.#crashes.crashes,
+          driver: driver.name,
+          volatile: driver.volatile,
+        }));
       }
-      const sentCount = sent != null
-        ? params.total
-        : sender.latest("progress")?.sent ?? 0;
-      const nowMs = performance.now();
-      const count = stats.requests;
-      if (count !== lastCount || sentCount !== lastSent) {
-        lastCount = count;
-        lastSent = sentCount;
-        lastActivity = nowMs;
-      }
-      recent.push([nowMs, stats.delivered]);
-      while (recent.length > 1 && nowMs - recent[0][0] > 5000) recent.shift();
-      if (nowMs - lastReport >= 1000) {
-        lastReport = nowMs;
-        const [t0, d0] = recent[0];
-        context.onProgress?.({
-          id: context.id,
-          run: context.run?.index ?? 1,
-          runs: context.run?.of ?? 1,
-          delivered: stats.delivered,
-          expected,
-          elapsedSeconds: (nowMs - waitStart) / 1000,
-          currentRate: nowMs > t0
-            ? (stats.delivered - d0) * 1000 / (nowMs - t0)
-            : 0,
-          sent: sentCount,
-        });
-      }
-      if (settled(stats) && sent != null) {
-        doneAt ??= nowMs;
-        if (nowMs - doneAt >= SETTLE_MS) break;
-        continue;
-      }
-      if (nowMs - lastActivity >= stallSeconds * 1000) {
-        const missing = expected - stats.delivered - stats.goneDeliveries;
-        const targets = crashes.map((c) => c.target).join(" and ");
-        return await incomplete(
-          crashes.length > 0
-            ? `stalled after the ${targets} crash: ${missing} deliveries ` +
-              `lost (no new delivery for ${stallSeconds} s)` +
-              (driver.volatile
-                ? `; ${driver.name} keeps its messages in the memory of ` +
-                  `the process that was killed, so it loses them by design`
-                : "")
-            : `stalled: no new delivery for ${stallSeconds} s`,
+      if (verdict === "timed out") {
+        return await this.#incomplete(
+          `timed out after ${params.timeoutSeconds} s`,
         );
       }
-      if (nowMs - waitStart >= params.timeoutSeconds * 1000) {
-        return await incomplete(`timed out after ${params.timeoutSeconds} s`);
-      }
     }
-    await collect();
-    const final = stats!;
-    const last = final.lastAt!;
-    const totalSeconds = (last - sent!.sendStart) / 1000;
-    return finish({
-      status: "ok",
-      reason: null,
-      receiveSeconds: (last - final.firstAt!) / 1000,
-      totalSeconds,
-      deliveriesPerSecond: final.delivered / totalSeconds,
-      elapsedSeconds: totalSeconds,
-    });
-  } catch (error) {
-    if (context.signal?.aborted) return await incomplete("interrupted");
-    const message = error instanceof Error ? error.message : String(error);
-    return finish({
-      status: "failed",
-      reason: redactSecrets(message),
-      receiveSeconds: null,
-      totalSeconds: null,
-      deliveriesPerSecond: null,
-      elapsedSeconds: null,
-    });
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    try {
-      await prepared?.cleanup();
-    } catch (error) {
-      console.error(redactSecrets(`${context.id}: cleanup failed: ${error}`));
-    }
-    await leftovers.removeTempDir(tempDir);
+    await this.#collect();
+    return this.#result({ status: "ok" });
   }
 
   /** Final readings, taken while every process is still running. */
-  async function collect(): Promise<void> {
-    for (const m of measured) {
-      m.end = m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
-    }
-    if (inboxOrigin == null) return;
+  async #collect(): Promise<void> {
+    this.#processes.finishMeasuring();
+    if (this.#inbox == null) return;
     try {
-      stats = await fetchStats(inboxOrigin);
-      arrivals = await fetchArrivals(inboxOrigin);
+      this.#stats = await this.#inbox.stats();
+      this.#arrivals = await this.#inbox.arrivals();
     } catch { /* the inbox is gone; keep the last counters */ }
   }
 
-  async function incomplete(reason: string): Promise<RunResult> {
-    await collect();
-    const elapsed = sendStart == null ? null : (epochNow() - sendStart) / 1000;
-    const delivered = stats?.delivered ?? 0;
-    return finish({
-      status: "incomplete",
-      reason,
-      receiveSeconds: null,
-      totalSeconds: null,
-      deliveriesPerSecond: elapsed == null || elapsed <= 0
-        ? null
-        : delivered / elapsed,
-      elapsedSeconds: elapsed,
+  async #incomplete(reason: string): Promise<RunResult> {
+    await this.#collect();
+    return this.#result({ status: "incomplete", reason, endedAt: now() });
+  }
+
+  #result(end: RunEnd): RunResult {
+    const { params } = this.#context;
+    return buildRunResult({
+      end,
+      expected: this.#expected,
+      recipients: params.recipients,
+      crashTest: params.crash != null,
+      stats: this.#stats,
+      arrivals: this.#arrivals,
+      sent: this.#sent,
+      crashes: this.#crashes.crashes,
+      restarts: this.#crashes.restarts,
+      processes: this.#processes.measured(),
+      depth: this.#processes.depthSamples(),
+      workers: this.#workers,
+      stallTimeoutSeconds: this.#stallSeconds,
+      timeoutSeconds: params.timeoutSeconds,
+      server: this.#server,
+      implementation: this.#implementation,
     });
   }
-
-  function finish(
-    outcome: Pick<
-      RunResult,
-      | "status"
-      | "reason"
-      | "receiveSeconds"
-      | "totalSeconds"
-      | "deliveriesPerSecond"
-      | "elapsedSeconds"
-    >,
-  ): RunResult {
-    const delivered = stats?.delivered ?? 0;
-    const gone = stats?.goneDeliveries ?? 0;
-    const processes: ProcessRecord[] = measured.map((m) => ({
-      role: m.role,
-      pid: m.pid,
-      cpuSeconds: m.start != null && m.end != null
-        ? round(m.end.cpuSeconds - m.start.cpuSeconds, 2)
-        : null,
-      peakRssBytes: m.end?.peakRssBytes ?? null,
-    }));
-    const appCpu = processes
-      .filter((p) => p.role === "sender" || p.role === "worker")
-      .map((p) => p.cpuSeconds);
-    const cpuMsPerDelivery = cpuMsPer(appCpu, delivered);
-    const serverCpuMsPerDelivery = cpuMsPer(
-      processes.filter((p) => p.role === "server").map((p) => p.cpuSeconds),
-      delivered,
-    );
-    return {
-      ...outcome,
-      expected,
-      delivered,
-      duplicates: stats?.duplicates ?? 0,
-      missing: expected - delivered - gone,
-      unexpected: stats?.unexpected ?? 0,
-      attempts: stats?.attempts ?? 0,
-      retried: stats?.retried ?? 0,
-      gone,
-      ...(params.crash == null ? {} : {
-        crashes,
-        restarts,
-        lost: crashes.length > 0 ? expected - delivered - gone : 0,
-      }),
-      sendSeconds: sent == null ? null : (sent.sendEnd - sent.sendStart) / 1000,
-      sendErrors: sent?.sendErrors ?? 0,
-      workers: workerCount,
-      stallTimeoutSeconds: stallSeconds,
-      timeoutSeconds: params.timeoutSeconds,
-      server,
-      processes,
-      latencyMs: latencies(),
-      sendCallMs: sent == null ? null : percentiles(sent.callMs),
-      cpuMsPerDelivery,
-      serverCpuMsPerDelivery,
-      implementation,
-      timeline: sendStart == null || arrivals == null
-        ? null
-        : buildTimeline(arrivals.firstArrival, sendStart, depthSamples()),
-    };
-  }
-
-  function latencies() {
-    if (sent == null || arrivals == null) return null;
-    const { callStarts } = sent;
-    const recipients = params.recipients;
-    const first = arrivals.firstArrival;
-    function* values(): Generator<number> {
-      for (let k = 0; k < first.length; k++) {
-        const at = first[k];
-        if (at != null) yield at - callStarts[Math.floor(k / recipients)];
-      }
-    }
-    return percentiles(values());
-  }
-}
-
-/**
- * Whether every expected delivery has been accounted for: each deliverable
- * one arrived, and each one to a gone recipient was attempted.
- */
-function settled(stats: InboxStats): boolean {
-  return stats.delivered >= stats.expected - stats.goneDeliveries &&
-    stats.goneAttempted >= stats.goneDeliveries;
-}
-
-/**
- * CPU milliseconds per delivery of some processes, or `null` when there are
- * none, one could not be read, or nothing was delivered.
- */
-function cpuMsPer(
-  cpuSeconds: readonly (number | null | undefined)[],
-  delivered: number,
-): number | null {
-  if (delivered <= 0 || cpuSeconds.length === 0) return null;
-  if (!cpuSeconds.every((c) => c != null)) return null;
-  const sum = cpuSeconds.reduce((a, b) => a! + b!, 0)!;
-  return round(sum * 1000 / delivered, 3);
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-async function fetchStats(origin: string): Promise<InboxStats> {
-  const response = await fetch(`${origin}/_bench/stats`, {
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) {
-    throw new RunFailure(`inbox stats: HTTP ${response.status}`);
-  }
-  return await response.json();
-}
-
-async function fetchArrivals(origin: string): Promise<InboxArrivals> {
-  const response = await fetch(`${origin}/_bench/arrivals`, {
-    signal: AbortSignal.timeout(60_000),
-  });
-  if (!response.ok) {
-    throw new RunFailure(`inbox arrivals: HTTP ${response.status}`);
-  }
-  return await response.json();
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

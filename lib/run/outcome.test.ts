@@ -1,0 +1,271 @@
+/**
+ * The result of a run from its observations, without processes: the
+ * accounting of deliveries, the status and its reason, the timing figures
+ * and the shape of the result.
+ */
+import assert from "node:assert/strict";
+import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
+import type { SentMessage } from "../ipc/messages.ts";
+import {
+  buildRunResult,
+  cpuMsPerDelivery,
+  roundTo,
+  type RunObservations,
+} from "./outcome.ts";
+
+const START = 1_700_000_000_000;
+const TOTAL = 2;
+const RECIPIENTS = 3;
+const EXPECTED = TOTAL * RECIPIENTS;
+
+/** The keys of a result, in the order a results file has them. */
+const KEYS = [
+  "status",
+  "reason",
+  "receiveSeconds",
+  "totalSeconds",
+  "deliveriesPerSecond",
+  "elapsedSeconds",
+  "expected",
+  "delivered",
+  "duplicates",
+  "missing",
+  "unexpected",
+  "attempts",
+  "retried",
+  "gone",
+  "sendSeconds",
+  "sendErrors",
+  "workers",
+  "stallTimeoutSeconds",
+  "timeoutSeconds",
+  "server",
+  "processes",
+  "latencyMs",
+  "sendCallMs",
+  "cpuMsPerDelivery",
+  "serverCpuMsPerDelivery",
+  "implementation",
+  "timeline",
+];
+
+function inboxStats(overrides: Partial<InboxStats>): InboxStats {
+  return {
+    expected: EXPECTED,
+    delivered: 0,
+    duplicates: 0,
+    missing: EXPECTED,
+    unexpected: 0,
+    requests: 0,
+    firstAt: null,
+    lastAt: null,
+    lastRequestAt: null,
+    attempts: 0,
+    retried: 0,
+    refused: { error: 0, gone: 0, drop: 0, unverified: 0 },
+    goneAttempted: 0,
+    rejections: {
+      "bad-path": 0,
+      "bad-recipient": 0,
+      "bad-body": 0,
+      "foreign-activity": 0,
+    },
+    goneDeliveries: 0,
+    transport: "deno",
+    ...overrides,
+  };
+}
+
+const sent: SentMessage = {
+  type: "sent",
+  sendStart: START,
+  sendEnd: START + 500,
+  callStarts: [START, START + 250],
+  callMs: [10, 20],
+  sendErrors: 0,
+  firstError: null,
+};
+
+/** Every pair arrived; the last one 2 s after the first call. */
+const arrivals: InboxArrivals = {
+  firstArrival: [
+    START + 100,
+    START + 110,
+    START + 120,
+    START + 400,
+    START + 500,
+    START + 2_000,
+  ],
+  counts: [1, 1, 2, 1, 1, 1],
+  attempts: [1, 1, 2, 1, 1, 1],
+};
+
+function observations(
+  overrides: Partial<RunObservations> & Pick<RunObservations, "end">,
+): RunObservations {
+  return {
+    expected: EXPECTED,
+    recipients: RECIPIENTS,
+    crashTest: false,
+    crashes: [],
+    restarts: [],
+    processes: [],
+    depth: [],
+    workers: 1,
+    stallTimeoutSeconds: 10,
+    timeoutSeconds: 60,
+    server: null,
+    implementation: null,
+    ...overrides,
+  };
+}
+
+const sample = (cpuSeconds: number, peakRssBytes = 1_000) => ({
+  cpuSeconds,
+  peakRssBytes,
+});
+
+Deno.test("an ok run: every delivery, its times, rates and CPU", () => {
+  const r = buildRunResult(observations({
+    end: { status: "ok" },
+    stats: inboxStats({
+      delivered: 6,
+      duplicates: 1,
+      missing: 0,
+      requests: 7,
+      attempts: 7,
+      retried: 1,
+      firstAt: START + 100,
+      lastAt: START + 2_000,
+    }),
+    arrivals,
+    sent,
+    processes: [
+      { role: "server", pid: 1, start: sample(2), end: sample(2.3) },
+      { role: "inbox", pid: 2, start: sample(0.1), end: sample(0.2) },
+      { role: "worker", pid: 3, start: sample(0.5), end: sample(0.8, 7) },
+      { role: "sender", pid: 4, start: sample(1), end: sample(1.6) },
+    ],
+    server: { name: "redis", version: "7", startedByBench: true },
+  }));
+  assert.deepEqual(Object.keys(r), KEYS, "the results file's shape");
+  assert.equal(r.status, "ok");
+  assert.equal(r.reason, null);
+  assert.equal(r.delivered, 6);
+  assert.equal(r.duplicates, 1);
+  assert.equal(r.missing, 0);
+  assert.equal(r.attempts, 7);
+  assert.equal(r.retried, 1);
+  assert.equal(r.gone, 0);
+  assert.equal(r.totalSeconds, 2, "first call to last delivery");
+  assert.equal(r.receiveSeconds, 1.9, "first to last delivery");
+  assert.equal(r.elapsedSeconds, 2);
+  assert.equal(r.deliveriesPerSecond, 3);
+  assert.equal(r.sendSeconds, 0.5);
+  assert.equal(r.sendCallMs?.max, 20);
+  // Latency: arrival minus its activity's call start (activity 1 at +250).
+  assert.equal(r.latencyMs?.max, 1_750);
+  assert.ok(r.latencyMs!.p50 >= 100 && r.latencyMs!.p50 <= 160);
+  assert.deepEqual(r.processes[2], {
+    role: "worker",
+    pid: 3,
+    cpuSeconds: 0.3,
+    peakRssBytes: 7,
+  });
+  assert.equal(r.cpuMsPerDelivery, 150, "sender and worker: 0.9 s / 6");
+  assert.equal(r.serverCpuMsPerDelivery, 50, "server: 0.3 s / 6");
+  assert.equal(r.timeline?.cumulative.at(-1)?.[1], 6);
+  assert.equal(r.crashes, undefined, "no crash test, no crash fields");
+});
+
+Deno.test("an incomplete crash test: its reason, the rate so far, the lost", () => {
+  const crashes = [
+    { target: "worker" as const, atSeconds: 1.2, deliveredBefore: 3 },
+  ];
+  const r = buildRunResult(observations({
+    end: { status: "incomplete", reason: "stalled", endedAt: START + 8_000 },
+    crashTest: true,
+    crashes,
+    stats: inboxStats({ delivered: 4, goneDeliveries: 1, firstAt: START }),
+    sent,
+  }));
+  assert.deepEqual(Object.keys(r), [
+    ...KEYS.slice(0, KEYS.indexOf("gone") + 1),
+    "crashes",
+    "restarts",
+    "lost",
+    ...KEYS.slice(KEYS.indexOf("gone") + 1),
+  ]);
+  assert.equal(r.status, "incomplete");
+  assert.equal(r.reason, "stalled");
+  assert.equal(r.receiveSeconds, null);
+  assert.equal(r.totalSeconds, null);
+  assert.equal(r.elapsedSeconds, 8, "first call to the end of waiting");
+  assert.equal(r.deliveriesPerSecond, 0.5, "delivered so far / elapsed");
+  assert.equal(r.gone, 1);
+  assert.equal(r.missing, 1, "expected - delivered - gone");
+  assert.equal(r.lost, 1);
+  assert.deepEqual(r.crashes, crashes);
+  assert.deepEqual(r.restarts, []);
+  assert.equal(r.latencyMs, null, "no arrivals read");
+  assert.equal(r.timeline, null);
+});
+
+Deno.test("a crash test that has not struck yet has lost nothing", () => {
+  const r = buildRunResult(observations({
+    end: { status: "incomplete", reason: "interrupted", endedAt: START },
+    crashTest: true,
+    stats: inboxStats({ delivered: 2 }),
+  }));
+  assert.equal(r.lost, 0);
+  assert.equal(r.missing, 4);
+  assert.equal(r.elapsedSeconds, null, "the send loop never finished");
+  assert.equal(r.deliveriesPerSecond, null);
+  assert.equal(r.sendSeconds, null);
+});
+
+Deno.test("a run that failed before sending: nothing delivered, no figures", () => {
+  const r = buildRunResult(observations({
+    end: { status: "failed", reason: "worker process exited with code 3" },
+    processes: [{ role: "inbox", pid: 2 }, { role: "worker", pid: 3 }],
+  }));
+  assert.deepEqual(Object.keys(r), KEYS);
+  assert.equal(r.status, "failed");
+  assert.equal(r.reason, "worker process exited with code 3");
+  assert.equal(r.delivered, 0);
+  assert.equal(r.missing, EXPECTED);
+  assert.equal(r.duplicates, 0);
+  assert.equal(r.attempts, 0);
+  assert.equal(r.deliveriesPerSecond, null);
+  assert.equal(r.elapsedSeconds, null);
+  assert.equal(r.sendSeconds, null);
+  assert.equal(r.sendErrors, 0);
+  assert.equal(r.sendCallMs, null);
+  assert.equal(r.latencyMs, null);
+  assert.equal(r.cpuMsPerDelivery, null);
+  assert.equal(r.serverCpuMsPerDelivery, null);
+  assert.equal(r.timeline, null);
+  assert.deepEqual(r.processes, [
+    { role: "inbox", pid: 2, cpuSeconds: null, peakRssBytes: null },
+    { role: "worker", pid: 3, cpuSeconds: null, peakRssBytes: null },
+  ]);
+});
+
+Deno.test("an ok run without the inbox's counters is a contradiction", () => {
+  assert.throws(
+    () => buildRunResult(observations({ end: { status: "ok" }, sent })),
+    TypeError,
+  );
+});
+
+Deno.test("cpuMsPerDelivery: null unless every process was read", () => {
+  assert.equal(cpuMsPerDelivery([0.1, 0.2], 3), 100);
+  assert.equal(cpuMsPerDelivery([], 3), null, "no such process");
+  assert.equal(cpuMsPerDelivery([0.1, null], 3), null, "one unreadable");
+  assert.equal(cpuMsPerDelivery([0.1], 0), null, "nothing delivered");
+});
+
+Deno.test("roundTo rounds to the given decimal places", () => {
+  assert.equal(roundTo(0.30000000000000004, 2), 0.3);
+  assert.equal(roundTo(1.23456, 3), 1.235);
+});

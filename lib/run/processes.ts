@@ -1,0 +1,256 @@
+/**
+ * The processes of one run: the fake inbox, the worker(s) and the sender,
+ * each a separate Deno process, and the fresh ones that replace those a
+ * crash test kills or that die with their queue server; with the CPU time
+ * and peak memory of each (and of the queue server's process tree) measured
+ * from the start of sending.
+ *
+ * @module
+ */
+import type { InboxOptions } from "../../fake_inbox/server.ts";
+import type { SenderSpec } from "../child/sender.ts";
+import type { WorkerSpec } from "../child/worker.ts";
+import { InboxClient } from "../ipc/inbox_client.ts";
+import type { ReadyMessage } from "../ipc/messages.ts";
+import type { Implementation } from "../measure/implementation.ts";
+import { Child } from "../system/process.ts";
+import {
+  type ProcessSample,
+  resetPeakRss,
+  sampleProcess,
+  sampleTree,
+} from "../system/procstat.ts";
+import type { MeasuredProcess } from "./outcome.ts";
+
+const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);
+const SENDER_SCRIPT = new URL("../child/sender.ts", import.meta.url);
+const WORKER_SCRIPT = new URL("../child/worker.ts", import.meta.url);
+
+/** How long a child may take to report `ready`. */
+const READY_TIMEOUT_MS = 60_000;
+
+/** The federation app of a run: its workers and its sender. */
+export interface AppPlan {
+  /** Separate worker processes; 0 when the sender consumes its queue. */
+  readonly workers: number;
+  /** Every worker's spec; the first one also reports the queue's depth. */
+  readonly worker: Omit<WorkerSpec, "reportDepth">;
+  /** The sender's spec. */
+  readonly sender: SenderSpec;
+}
+
+/** A measured process, with the readings taken so far. */
+interface Measured {
+  readonly role: string;
+  readonly pid: number;
+  /** Whether to read its whole process tree (a server). */
+  readonly tree: boolean;
+  start?: ProcessSample | null;
+  end?: ProcessSample | null;
+}
+
+/**
+ * Starts, replaces, measures and stops the processes of one run.  Every
+ * process it started stays listed (and measured) after it exited, so the
+ * result names every process the run had.
+ */
+export class RunProcesses {
+  readonly #signal: AbortSignal | undefined;
+  readonly #children: Child[] = [];
+  readonly #measured: Measured[] = [];
+  /** Children that exited because the run killed or replaced them. */
+  readonly #killedOnPurpose = new Set<Child>();
+  #plan: AppPlan | undefined;
+  #workers: Child[] = [];
+  #sender: Child | undefined;
+  /** The process that consumes the queue when no worker does. */
+  #consumer: Child | undefined;
+
+  /** Processes whose waits for `ready` `signal` cuts short. */
+  constructor(signal?: AbortSignal) {
+    this.#signal = signal;
+  }
+
+  /** Measures the queue server's process tree too. */
+  measureServer(pid: number): void {
+    this.#measured.push({ role: "server", pid, tree: true });
+  }
+
+  /** Starts the fake inbox and waits until it listens. */
+  async startInbox(options: InboxOptions): Promise<InboxClient> {
+    const inbox = this.#spawn("inbox", INBOX_SCRIPT, options);
+    return InboxClient.fromReady(await this.#ready(inbox));
+  }
+
+  /** Starts the workers, then the sender, and waits until all are ready. */
+  async startApp(plan: AppPlan): Promise<void> {
+    this.#plan = plan;
+    this.#workers = this.#spawnWorkers(plan);
+    const sender = this.#spawn("sender", SENDER_SCRIPT, plan.sender);
+    this.#sender = sender;
+    this.#consumer = sender;
+    await Promise.all([...this.#workers, sender].map((c) => this.#ready(c)));
+  }
+
+  /**
+   * The sender started by {@link startApp} (still this one after a crash
+   * test replaced it as the consumer).
+   * @throws {Error} Before {@link startApp}.
+   */
+  get sender(): Child {
+    if (this.#sender == null) throw new Error("the sender has not started");
+    return this.#sender;
+  }
+
+  /**
+   * What the driver's queue specifier resolved to in the process that
+   * opened the queue first (the first worker, or the sender), as it reported
+   * when ready; `null` when it did not say.
+   */
+  implementation(): Implementation | null {
+    const opener = this.#workers[0] ?? this.#sender;
+    return opener?.latest("ready")?.implementation ?? null;
+  }
+
+  /** Takes every process's first reading: measuring starts now. */
+  startMeasuring(): void {
+    for (const m of this.#measured) {
+      if (m.tree) resetPeakRss(m.pid);
+      m.start = read(m);
+    }
+  }
+
+  /** Tells the sender to start sending. */
+  async go(): Promise<void> {
+    await this.sender.send("go");
+  }
+
+  /** A child that exited although the run did not stop it, if any. */
+  unexpectedExit(): Child | undefined {
+    return this.#children.find((c) =>
+      c.status != null && !this.#killedOnPurpose.has(c)
+    );
+  }
+
+  /** Whether `child` is one of the current workers. */
+  isWorker(child: Child): boolean {
+    return this.#workers.includes(child);
+  }
+
+  /**
+   * Starts a fresh worker in place of `child`, which exited, and waits until
+   * it is ready.
+   * @throws {Error} If `child` is no current worker, or the fresh one fails.
+   */
+  async restartWorker(child: Child): Promise<void> {
+    const index = this.#workers.indexOf(child);
+    if (index < 0) throw new Error(`${child.role} ${child.pid} is no worker`);
+    this.#killedOnPurpose.add(child);
+    const fresh = this.#spawnWorker(this.#app().worker, index);
+    this.#workers[index] = fresh;
+    await this.#ready(fresh);
+  }
+
+  /**
+   * Kills every process that consumes the queue (the workers, or the
+   * sender) with SIGKILL and starts fresh ones, as a supervisor would: new
+   * workers, or a sender that only consumes.
+   */
+  async replaceConsumers(): Promise<void> {
+    const plan = this.#app();
+    const consumers = this.#workers.length > 0
+      ? this.#workers
+      : [this.#consumer ?? this.sender];
+    for (const child of consumers) {
+      this.#killedOnPurpose.add(child);
+      await child.kill();
+    }
+    if (this.#workers.length > 0) {
+      this.#workers = this.#spawnWorkers(plan);
+      await Promise.all(this.#workers.map((c) => this.#ready(c)));
+      return;
+    }
+    const consumer = this.#spawn(
+      "sender",
+      SENDER_SCRIPT,
+      { ...plan.sender, consumeOnly: true } satisfies SenderSpec,
+    );
+    this.#consumer = consumer;
+    await this.#ready(consumer);
+    await consumer.send("go");
+  }
+
+  /**
+   * Drops the server's first reading: after a server crash its processes
+   * are others, whose CPU time does not compare.
+   */
+  forgetServerStart(): void {
+    for (const m of this.#measured) if (m.role === "server") m.start = null;
+  }
+
+  /** Takes every process's last reading, while all still run. */
+  finishMeasuring(): void {
+    for (const m of this.#measured) m.end = read(m);
+  }
+
+  /** Every process of the run with its readings, in start order. */
+  measured(): MeasuredProcess[] {
+    return this.#measured.map(({ role, pid, start, end }) => ({
+      role,
+      pid,
+      start,
+      end,
+    }));
+  }
+
+  /** Every queue depth sample any process reported, `[epochMs, queued]`. */
+  depthSamples(): [number, number][] {
+    return this.#children.flatMap((c) =>
+      c.all("depth").map((m): [number, number] => [m.at, m.queued])
+    );
+  }
+
+  /** Stops every process started, killing those that do not exit. */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.#children.map((child) => child.stop()));
+  }
+
+  #app(): AppPlan {
+    if (this.#plan == null) throw new Error("the app has not started");
+    return this.#plan;
+  }
+
+  #spawn(role: string, script: URL, spec: unknown): Child {
+    const child = Child.spawn({ role, script, spec });
+    this.#children.push(child);
+    this.#measured.push({ role, pid: child.pid, tree: false });
+    return child;
+  }
+
+  #spawnWorkers(plan: AppPlan): Child[] {
+    return Array.from(
+      { length: plan.workers },
+      (_, i) => this.#spawnWorker(plan.worker, i),
+    );
+  }
+
+  #spawnWorker(worker: AppPlan["worker"], index: number): Child {
+    return this.#spawn(
+      "worker",
+      WORKER_SCRIPT,
+      {
+        queue: worker.queue,
+        reportDepth: index === 0,
+        log: worker.log,
+      } satisfies WorkerSpec,
+    );
+  }
+
+  #ready(child: Child): Promise<ReadyMessage> {
+    return child.waitFor("ready", READY_TIMEOUT_MS, this.#signal);
+  }
+}
+
+function read(m: Measured): ProcessSample | null {
+  return m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
+}

@@ -1,0 +1,172 @@
+/**
+ * Watching a run, poll by poll, with made-up times: done after settling,
+ * stalled, out of time, progress reports, and the stall's reason.
+ */
+import assert from "node:assert/strict";
+import type { InboxStats } from "../../fake_inbox/server.ts";
+import {
+  type Progress,
+  ProgressWatch,
+  settled,
+  stallReason,
+  type WatchOptions,
+} from "./watch.ts";
+
+const EXPECTED = 10;
+
+function stats(delivered: number, requests = delivered): InboxStats {
+  return {
+    expected: EXPECTED,
+    delivered,
+    duplicates: 0,
+    missing: EXPECTED - delivered,
+    unexpected: 0,
+    requests,
+    firstAt: null,
+    lastAt: null,
+    lastRequestAt: null,
+    attempts: requests,
+    retried: 0,
+    refused: { error: 0, gone: 0, drop: 0, unverified: 0 },
+    goneAttempted: 0,
+    rejections: {
+      "bad-path": 0,
+      "bad-recipient": 0,
+      "bad-body": 0,
+      "foreign-activity": 0,
+    },
+    goneDeliveries: 0,
+    transport: "deno",
+  };
+}
+
+function watch(overrides: Partial<WatchOptions> = {}): ProgressWatch {
+  return new ProgressWatch({
+    id: "test-x1",
+    run: 1,
+    runs: 1,
+    expected: EXPECTED,
+    stallSeconds: 2,
+    timeoutSeconds: 60,
+    startMs: 0,
+    ...overrides,
+  });
+}
+
+Deno.test("done one settling second after every delivery arrived", () => {
+  const w = watch();
+  const done = { stats: stats(EXPECTED), sent: 1, sendDone: true };
+  assert.equal(w.observe({ nowMs: 250, ...done }), "waiting");
+  assert.equal(w.observe({ nowMs: 1_000, ...done }), "waiting");
+  assert.equal(w.observe({ nowMs: 1_250, ...done }), "done");
+});
+
+Deno.test("not done while the send loop still runs", () => {
+  const w = watch();
+  for (let t = 250; t <= 1_500; t += 250) {
+    assert.equal(
+      w.observe({ nowMs: t, stats: stats(EXPECTED), sent: t, sendDone: false }),
+      "waiting",
+    );
+  }
+});
+
+Deno.test("stalled when nothing moves for the stall window", () => {
+  const w = watch();
+  const still = { stats: stats(3), sent: 1, sendDone: true };
+  assert.equal(w.observe({ nowMs: 250, ...still }), "waiting");
+  assert.equal(w.observe({ nowMs: 2_000, ...still }), "waiting");
+  assert.equal(w.observe({ nowMs: 2_250, ...still }), "stalled");
+});
+
+Deno.test("a new request, send progress or a crash restarts the window", () => {
+  const w = watch();
+  assert.equal(
+    w.observe({ nowMs: 250, stats: stats(3), sent: 1, sendDone: false }),
+    "waiting",
+  );
+  assert.equal(
+    w.observe({ nowMs: 2_000, stats: stats(3, 4), sent: 1, sendDone: false }),
+    "waiting",
+    "a refused attempt is a request too",
+  );
+  assert.equal(
+    w.observe({ nowMs: 3_500, stats: stats(3, 4), sent: 2, sendDone: false }),
+    "waiting",
+  );
+  w.touch(5_000);
+  assert.equal(
+    w.observe({ nowMs: 6_500, stats: stats(3, 4), sent: 2, sendDone: false }),
+    "waiting",
+  );
+  assert.equal(
+    w.observe({ nowMs: 7_000, stats: stats(3, 4), sent: 2, sendDone: false }),
+    "stalled",
+  );
+});
+
+Deno.test("out of time after the time limit, though still moving", () => {
+  const w = watch({ timeoutSeconds: 1 });
+  assert.equal(
+    w.observe({ nowMs: 500, stats: stats(1), sent: 1, sendDone: true }),
+    "waiting",
+  );
+  assert.equal(
+    w.observe({ nowMs: 1_000, stats: stats(2), sent: 1, sendDone: true }),
+    "timed out",
+  );
+});
+
+Deno.test("progress about once a second, with the recent rate", () => {
+  const reports: Progress[] = [];
+  const w = watch({ onProgress: (p) => reports.push(p), run: 2, runs: 3 });
+  for (let t = 250; t <= 2_000; t += 250) {
+    w.observe({ nowMs: t, stats: stats(t / 250), sent: 1, sendDone: false });
+  }
+  assert.deepEqual(reports.map((p) => p.elapsedSeconds), [0.25, 1.25]);
+  assert.deepEqual(reports[1], {
+    id: "test-x1",
+    run: 2,
+    runs: 3,
+    delivered: 5,
+    expected: EXPECTED,
+    elapsedSeconds: 1.25,
+    currentRate: 4,
+    sent: 1,
+  });
+});
+
+Deno.test("settled counts gone recipients as accounted for once attempted", () => {
+  const gone = { ...stats(8), goneDeliveries: 2 };
+  assert.equal(settled(gone), false, "not yet attempted");
+  assert.equal(settled({ ...gone, goneAttempted: 2 }), true);
+  assert.equal(settled(stats(9)), false);
+});
+
+Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
+  assert.equal(
+    stallReason({ stallSeconds: 2, missing: 5, crashes: [], driver: "d" }),
+    "stalled: no new delivery for 2 s",
+  );
+  const crashes = [
+    { target: "worker" as const, atSeconds: 1, deliveredBefore: 1 },
+    { target: "server" as const, atSeconds: 2, deliveredBefore: 2 },
+  ];
+  assert.equal(
+    stallReason({ stallSeconds: 15, missing: 5, crashes, driver: "d" }),
+    "stalled after the worker and server crash: 5 deliveries lost " +
+      "(no new delivery for 15 s)",
+  );
+  assert.equal(
+    stallReason({
+      stallSeconds: 15,
+      missing: 5,
+      crashes: crashes.slice(0, 1),
+      driver: "in-process",
+      volatile: true,
+    }),
+    "stalled after the worker crash: 5 deliveries lost (no new delivery " +
+      "for 15 s); in-process keeps its messages in the memory of the " +
+      "process that was killed, so it loses them by design",
+  );
+});

@@ -1,0 +1,188 @@
+/**
+ * Watching a run while it waits for its deliveries: whether it is done
+ * (every delivery accounted for, then a short settling time for late
+ * duplicates), stalled (no new inbox request and no send progress for the
+ * stall window), or out of time; and the live progress report about once a
+ * second.  The runner passes each poll's time and readings in, so
+ * {@link ProgressWatch} reads no clock.
+ *
+ * @module
+ */
+import type { InboxStats } from "../../fake_inbox/server.ts";
+import type { CrashRecord } from "../results/types.ts";
+
+/** After the last expected delivery, how long to keep counting duplicates. */
+const SETTLE_MS = 1_000;
+/** How often progress is reported. */
+const REPORT_MS = 1_000;
+/** The window of the current delivery rate. */
+const RATE_WINDOW_MS = 5_000;
+
+/** Progress of a running configuration, for live reporting. */
+export interface Progress {
+  /** Configuration id. */
+  readonly id: string;
+  /** Which run of the configuration (1-based) and of how many. */
+  readonly run: number;
+  /** Runs of this configuration in all. */
+  readonly runs: number;
+  /** Distinct deliveries so far. */
+  readonly delivered: number;
+  /** `total × recipients`. */
+  readonly expected: number;
+  /** Seconds since the first `sendActivity` call. */
+  readonly elapsedSeconds: number;
+  /** Deliveries per second over the last few seconds. */
+  readonly currentRate: number;
+  /** Activities whose `sendActivity` call returned. */
+  readonly sent: number;
+}
+
+/** What {@link ProgressWatch} watches, and whom it tells. */
+export interface WatchOptions {
+  /** Configuration id, for progress reports. */
+  readonly id: string;
+  /** Which run this is (1-based). */
+  readonly run: number;
+  /** Runs of this configuration in all. */
+  readonly runs: number;
+  /** `total × recipients`. */
+  readonly expected: number;
+  /** Seconds without activity after which the run has stalled. */
+  readonly stallSeconds: number;
+  /** Seconds after {@link startMs} at which the run is out of time. */
+  readonly timeoutSeconds: number;
+  /** `performance.now()` when sending began. */
+  readonly startMs: number;
+  /** Called about every second. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** One poll's readings. */
+export interface Observation {
+  /** `performance.now()` of the poll. */
+  readonly nowMs: number;
+  /** The inbox's counters. */
+  readonly stats: InboxStats;
+  /** Activities whose `sendActivity` call returned so far. */
+  readonly sent: number;
+  /** Whether the send loop is over (the sender reported `sent`). */
+  readonly sendDone: boolean;
+}
+
+/**
+ * What the runner does next: poll again (`waiting`), stop because every
+ * delivery is in (`done`), or give up (`stalled`, `timed out`).
+ */
+export type Verdict = "waiting" | "done" | "stalled" | "timed out";
+
+/** Decides, poll by poll, whether a run is done, stalled or out of time. */
+export class ProgressWatch {
+  readonly #options: WatchOptions;
+  /** Requests to the inbox at the last change. */
+  #lastCount = -1;
+  /** Activities sent at the last change. */
+  #lastSent = -1;
+  /** When anything last moved (or a crash or restart was handled). */
+  #lastActivity: number;
+  #lastReport = -Infinity;
+  /** When every delivery was first accounted for. */
+  #doneAt: number | undefined;
+  /** `[nowMs, delivered]` over the rate window. */
+  readonly #recent: [number, number][] = [];
+
+  /** A watch that starts counting at `options.startMs`. */
+  constructor(options: WatchOptions) {
+    this.#options = options;
+    this.#lastActivity = options.startMs;
+  }
+
+  /**
+   * Counts `nowMs` as activity: a crash or a restart happened, which starts
+   * the stall window again.
+   */
+  touch(nowMs: number): void {
+    this.#lastActivity = nowMs;
+  }
+
+  /** Takes one poll's readings, reports progress if due, and decides. */
+  observe(observation: Observation): Verdict {
+    const { nowMs, stats, sent } = observation;
+    const options = this.#options;
+    if (stats.requests !== this.#lastCount || sent !== this.#lastSent) {
+      this.#lastCount = stats.requests;
+      this.#lastSent = sent;
+      this.#lastActivity = nowMs;
+    }
+    const recent = this.#recent;
+    recent.push([nowMs, stats.delivered]);
+    while (recent.length > 1 && nowMs - recent[0][0] > RATE_WINDOW_MS) {
+      recent.shift();
+    }
+    if (nowMs - this.#lastReport >= REPORT_MS) {
+      this.#lastReport = nowMs;
+      const [t0, d0] = recent[0];
+      options.onProgress?.({
+        id: options.id,
+        run: options.run,
+        runs: options.runs,
+        delivered: stats.delivered,
+        expected: options.expected,
+        elapsedSeconds: (nowMs - options.startMs) / 1000,
+        currentRate: nowMs > t0
+          ? (stats.delivered - d0) * 1000 / (nowMs - t0)
+          : 0,
+        sent,
+      });
+    }
+    if (settled(stats) && observation.sendDone) {
+      this.#doneAt ??= nowMs;
+      return nowMs - this.#doneAt >= SETTLE_MS ? "done" : "waiting";
+    }
+    if (nowMs - this.#lastActivity >= options.stallSeconds * 1000) {
+      return "stalled";
+    }
+    if (nowMs - options.startMs >= options.timeoutSeconds * 1000) {
+      return "timed out";
+    }
+    return "waiting";
+  }
+}
+
+/**
+ * Whether every expected delivery has been accounted for: each deliverable
+ * one arrived, and each one to a gone recipient was attempted.
+ */
+export function settled(stats: InboxStats): boolean {
+  return stats.delivered >= stats.expected - stats.goneDeliveries &&
+    stats.goneAttempted >= stats.goneDeliveries;
+}
+
+/** What {@link stallReason} says a stalled run lost, and to what. */
+export interface Stall {
+  /** The stall window, in seconds. */
+  readonly stallSeconds: number;
+  /** Deliverable deliveries that have not arrived. */
+  readonly missing: number;
+  /** The crashes inflicted so far. */
+  readonly crashes: readonly CrashRecord[];
+  /** The driver's name. */
+  readonly driver: string;
+  /** Whether the driver keeps its messages in a process's memory. */
+  readonly volatile?: boolean;
+}
+
+/** The reason a stalled run gives, naming the crashes that caused it. */
+export function stallReason(stall: Stall): string {
+  const { stallSeconds, missing, crashes } = stall;
+  if (crashes.length === 0) {
+    return `stalled: no new delivery for ${stallSeconds} s`;
+  }
+  const targets = crashes.map((c) => c.target).join(" and ");
+  return `stalled after the ${targets} crash: ${missing} deliveries ` +
+    `lost (no new delivery for ${stallSeconds} s)` +
+    (stall.volatile
+      ? `; ${stall.driver} keeps its messages in the memory of ` +
+        `the process that was killed, so it loses them by design`
+      : "");
+}
