@@ -3,14 +3,17 @@
  * ready message per dequeue) and `postgres-indexed` (Fedify's PostgreSQL
  * queue with 2.x's index on `created`).  Each delivers exactly once, makes
  * its one change for real (seen by Redis's `MONITOR`, or in `pg_indexes`),
- * and changes nothing else.
+ * and changes nothing else; likewise `amqp-confirm` (the AMQP queue on
+ * publisher-confirm channels).
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import type { Driver } from "./driver.ts";
+import { type ConfirmChannel, connect as connectAmqp } from "amqplib";
 import {
   postgresService,
+  rabbitmqService,
   redisService,
   ServiceManager,
 } from "../lib/services/mod.ts";
@@ -27,9 +30,13 @@ import { createdIndexName, postgresIndexedDriver } from "./postgres_indexed.ts";
 import { connect as connectRedis, redisDriver } from "./redis.ts";
 import { LimitOneRedis, redisLimit1Driver } from "./redis_limit1.ts";
 import { sleep } from "../lib/system/sleep.ts";
+import { amqpDriver } from "./amqp.ts";
+import { amqpConfirmDriver, withConfirmChannels } from "./amqp_confirm.ts";
 
 const noRedis = !new ServiceManager().availability(redisService).available;
 const noPostgres = !new ServiceManager().availability(postgresService)
+  .available;
+const noRabbitmq = !new ServiceManager().availability(rabbitmqService)
   .available;
 
 const params = smallSuiteParams();
@@ -103,6 +110,7 @@ function onPrefix(
 Deno.test("the ablations are listed but not in the default suite", () => {
   assert.ok(!defaultSuite.includes("redis-limit1"));
   assert.ok(!defaultSuite.includes("postgres-indexed"));
+  assert.ok(!defaultSuite.includes("amqp-confirm"));
   assert.ok(
     defaultSuite.includes("redis") && defaultSuite.includes("postgres"),
   );
@@ -110,6 +118,7 @@ Deno.test("the ablations are listed but not in the default suite", () => {
     const [ablation, base] of [
       [redisLimit1Driver, redisDriver],
       [postgresIndexedDriver, postgresDriver],
+      [amqpConfirmDriver, amqpDriver],
     ] as const
   ) {
     assert.equal(ablation.service, base.service, ablation.name);
@@ -372,6 +381,57 @@ Deno.test({
         await sql.end();
       }
       await assertExactlyOnce(postgresIndexedDriver, services);
+    } finally {
+      await services.stopAll();
+      await Deno.remove(tempDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "amqp-confirm gives the queue confirm channels and delivers exactly once",
+  ignore: noRabbitmq,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const services = new ServiceManager();
+    const tempDir = await Deno.makeTempDir({ prefix: "fqb-test-" });
+    try {
+      const { url } = await services.acquire(rabbitmqService);
+      const connection = await connectAmqp(url);
+      try {
+        const plain = await connection.createChannel();
+        const confirming = await withConfirmChannels(connection)
+          .createChannel() as ConfirmChannel;
+        // Only a confirm channel can wait for the broker's confirms.
+        assert.equal(
+          typeof (plain as unknown as Record<string, unknown>)
+            .waitForConfirms,
+          "undefined",
+        );
+        assert.equal(typeof confirming.waitForConfirms, "function");
+        confirming.sendToQueue("fqb-confirm-probe", Buffer.from("x"));
+        await confirming.waitForConfirms();
+        await plain.close();
+        await confirming.close();
+      } finally {
+        await connection.close();
+      }
+      const prepared = await amqpConfirmDriver.prepare!({
+        runId: "confirmprobe",
+        tempDir,
+        serviceUrl: url,
+      });
+      try {
+        assert.deepEqual(
+          await roundTrip(amqpConfirmDriver, prepared.config),
+          [{ hello: "world" }],
+        );
+      } finally {
+        await prepared.cleanup();
+      }
+      await assertExactlyOnce(amqpConfirmDriver, services);
     } finally {
       await services.stopAll();
       await Deno.remove(tempDir, { recursive: true });

@@ -7,6 +7,7 @@
  */
 import type { Driver } from "./driver.ts";
 import { amqpDriver } from "./amqp.ts";
+import { amqpConfirmDriver } from "./amqp_confirm.ts";
 import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
 import { inProcessDriver } from "./in_process.ts";
 import { mysqlDriver } from "./mysql.ts";
@@ -19,6 +20,7 @@ import { sqliteDriver } from "./sqlite.ts";
 
 export type { Driver } from "./driver.ts";
 export {
+  amqpConfirmDriver,
   amqpDriver,
   denoKvDriver,
   denoKvSingleDriver,
@@ -47,6 +49,7 @@ export const builtinDrivers: readonly Driver[] = [
   postgresDriver,
   postgresIndexedDriver,
   amqpDriver,
+  amqpConfirmDriver,
   sqliteDriver,
   mysqlDriver,
 ];
@@ -56,7 +59,7 @@ export const builtinDrivers: readonly Driver[] = [
  * built-in driver except those that answer a narrower question: the Redis
  * persistence variants (`--drivers redis,redis-rdb,redis-aof`) and the
  * ablations, which change one thing each
- * (`--drivers redis,redis-limit1,postgres,postgres-indexed`).
+ * (`--drivers redis,redis-limit1,postgres,postgres-indexed,amqp,amqp-confirm`).
  */
 export const defaultSuite: readonly string[] = builtinDrivers
   .filter((driver) => driver.inDefaultSuite ?? true)

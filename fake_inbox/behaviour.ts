@@ -7,29 +7,9 @@
  * @module
  */
 
-/** An inbox latency: fixed (`min === max`) or uniform over a range, in ms. */
-export interface LatencyRange {
-  /** Shortest answer delay, ms. */
-  readonly minMs: number;
-  /** Longest answer delay, ms. */
-  readonly maxMs: number;
-}
+import type { InboxProfile, LatencyRange } from "../lib/results/types.ts";
 
-/** The inbox behaviour profile, as given on the command line. */
-export interface InboxProfile {
-  /** Delay before each answer; `null` answers at once. */
-  readonly latency: LatencyRange | null;
-  /** Share of deliveries answered 503 on their first attempt. */
-  readonly errorRate: number;
-  /** Share of recipients whose inbox answers 410 Gone, always. */
-  readonly goneRate: number;
-  /** Share of deliveries whose first attempt has its connection dropped. */
-  readonly dropRate: number;
-  /** Whether to verify each request's HTTP signature. */
-  readonly verifySignatures: boolean;
-  /** Seed of the draw of failing deliveries. */
-  readonly seed: number;
-}
+export type { InboxProfile, LatencyRange } from "../lib/results/types.ts";
 
 /** The profile of an inbox that answers 202 at once to everything. */
 export const INSTANT_INBOX: InboxProfile = {

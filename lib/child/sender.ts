@@ -23,9 +23,10 @@ import {
 import { sendDirect } from "./direct.ts";
 import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
 import { openQueue, type QueueSpec, reportDepth } from "../queue/spec.ts";
+import type { FanoutMode } from "../results/types.ts";
 
-/** Fedify's fanout option. */
-export type FanoutMode = "auto" | "skip" | "force";
+/** Fedify's fanout option (defined with the results types). */
+export type { FanoutMode };
 
 /** What the runner tells the sender. */
 export interface SenderSpec {

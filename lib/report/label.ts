@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { BASELINE_DRIVER } from "../results/types.ts";
 
 /**
  * A display label: `redis ×4`, with the swept axes' values when a suite
@@ -26,7 +27,7 @@ export function label(
   if (result.parallelImpl != null && result.parallelImpl !== "fedify") {
     text += ` ${result.parallelImpl}`;
   }
-  if (result.fanout != null && result.driver !== "baseline") {
+  if (result.fanout != null && result.driver !== BASELINE_DRIVER) {
     text += ` fanout=${result.fanout}`;
   }
   if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;

@@ -11,7 +11,9 @@ import type { ResultsDocument } from "./types.ts";
 import { runSuite } from "../run/suite.ts";
 
 const schema = JSON.parse(
-  await Deno.readTextFile(new URL("../../results/schema.json", import.meta.url)),
+  await Deno.readTextFile(
+    new URL("../../results/schema.json", import.meta.url),
+  ),
 );
 
 function validator() {

@@ -5,7 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
-import { type InboxProfile, INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import {
+  type InboxProfile,
+  INSTANT_INBOX,
+} from "../../fake_inbox/behaviour.ts";
 import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
 import { runSuite } from "./suite.ts";
 import { survivors } from "../testing/mod.ts";

@@ -24,7 +24,13 @@ import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type { Implementation } from "../measure/implementation.ts";
 import type { QueueSpec } from "../queue/spec.ts";
-import type { RunResult, ServerRecord, SuiteParams } from "../results/types.ts";
+import {
+  BASELINE_DRIVER,
+  type FanoutMode,
+  type RunResult,
+  type ServerRecord,
+  type SuiteParams,
+} from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
@@ -51,7 +57,7 @@ export interface Configuration {
    */
   readonly direct?: boolean;
   /** Fedify's fanout option; the suite's when absent. */
-  readonly fanout?: "auto" | "skip" | "force";
+  readonly fanout?: FanoutMode;
   /** RSA modulus length of the sender's key; the suite's when absent. */
   readonly rsaBits?: number;
   /** The parallel wrapper above parallelism 1; Fedify's when absent. */
@@ -60,7 +66,7 @@ export interface Configuration {
 
 /** The name a configuration goes by: its driver's, or `baseline`. */
 export function configurationName(configuration: Configuration): string {
-  return configuration.direct ? "baseline" : configuration.driver.name;
+  return configuration.direct ? BASELINE_DRIVER : configuration.driver.name;
 }
 
 /** What {@link runOnce} needs besides the configuration. */
