@@ -16,7 +16,6 @@ import { verifyRequest } from "@fedify/fedify";
 import type { CryptographicKey, Multikey } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
 import { control, emit, now, readSpec } from "../lib/ipc/child_io.ts";
-import { INBOX_PATHS } from "../lib/ipc/inbox_client.ts";
 import { sleep } from "../lib/system/sleep.ts";
 import {
   Behaviour,
@@ -24,12 +23,14 @@ import {
   INSTANT_INBOX,
   needsDrops,
 } from "./behaviour.ts";
+import { DeliveryLedger, type Expectation, type Rejection } from "./ledger.ts";
 import {
-  DeliveryLedger,
-  type Expectation,
-  type LedgerStats,
-  type Rejection,
-} from "./ledger.ts";
+  INBOX_PATHS,
+  type InboxArrivals,
+  type InboxStats,
+} from "./protocol.ts";
+
+export type { InboxArrivals, InboxStats } from "./protocol.ts";
 
 /** Options for {@link serveInbox}. */
 export interface InboxOptions extends Expectation {
@@ -37,26 +38,6 @@ export interface InboxOptions extends Expectation {
   readonly port?: number;
   /** How to misbehave; answers 202 at once when absent. */
   readonly profile?: InboxProfile;
-}
-
-/** What the stats path of {@link INBOX_PATHS} returns. */
-export interface InboxStats extends LedgerStats {
-  /** Unexpected requests by reason. */
-  readonly rejections: Readonly<Record<Rejection, number>>;
-  /** Pairs addressed to gone recipients: never deliverable. */
-  readonly goneDeliveries: number;
-  /** Which HTTP server the inbox runs on. */
-  readonly transport: "deno" | "node";
-}
-
-/** What the arrivals path of {@link INBOX_PATHS} returns. */
-export interface InboxArrivals {
-  /** First-arrival epoch ms per pair (`activity × recipients + recipient`), `null` if none. */
-  readonly firstArrival: (number | null)[];
-  /** Accepted arrivals per pair. */
-  readonly counts: number[];
-  /** Attempts per pair, accepted or not. */
-  readonly attempts: number[];
 }
 
 /** A running inbox server. */

@@ -1,20 +1,18 @@
 /**
- * The fake inbox's control endpoints, defined once: the paths it serves
- * (`fake_inbox/server.ts`) and {@link InboxClient}, with which the runner and
- * `deno task inbox-capacity` read its counters and arrivals.
+ * {@link InboxClient}, with which the runner and `deno task inbox-capacity`
+ * read a running fake inbox's counters and arrivals at the control paths
+ * `fake_inbox/protocol.ts` defines.
  *
  * @module
  */
-import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
-import type { ReadyMessage } from "./messages.ts";
+import {
+  INBOX_PATHS,
+  type InboxArrivals,
+  type InboxStats,
+} from "../../fake_inbox/protocol.ts";
 
-/** The inbox's control paths, answered to GET requests. */
-export const INBOX_PATHS = {
-  /** Its counters: {@link InboxStats}. */
-  stats: "/_bench/stats",
-  /** First arrival, acceptances and attempts per pair: {@link InboxArrivals}. */
-  arrivals: "/_bench/arrivals",
-} as const;
+export { INBOX_PATHS };
+import type { ReadyMessage } from "./messages.ts";
 
 /** How long reading the counters may take. */
 const STATS_TIMEOUT_MS = 10_000;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type {

@@ -4,7 +4,7 @@
  * and the shape of the result.
  */
 import assert from "node:assert/strict";
-import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import {
   buildRunResult,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type { Implementation } from "../measure/implementation.ts";
 import { percentiles } from "../measure/histogram.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { InboxArrivals, InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";

@@ -3,7 +3,7 @@
  * stalled, out of time, progress reports, and the stall's reason.
  */
 import assert from "node:assert/strict";
-import type { InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import {
   type Progress,
   ProgressWatch,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { InboxStats } from "../../fake_inbox/server.ts";
+import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import type { CrashRecord } from "../results/types.ts";
 
 /** After the last expected delivery, how long to keep counting duplicates. */
