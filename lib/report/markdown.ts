@@ -151,6 +151,12 @@ export function renderTable(document: ResultsDocument): string {
           `${r.sendErrors} failed sends`,
       );
     }
+    if (r.duplicatesPerActivity != null) {
+      out.push(
+        `- **${label(r)}**: duplicate arrivals per activity, largest first: ` +
+          r.duplicatesPerActivity.map((n) => integer.format(n)).join(", "),
+      );
+    }
     if (r.log != null && r.log.warnings + r.log.errors > 0) {
       out.push(
         `- **${label(r)}**: Fedify logged ${

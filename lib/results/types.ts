@@ -118,6 +118,14 @@ export interface RunResult {
   /** Arrivals beyond the first of a pair. */
   readonly duplicates: number;
   /**
+   * For each activity some of whose deliveries arrived more than once, how
+   * many extra arrivals it had, largest first: a fanout message handled
+   * twice shows as one entry of RECIPIENTS, single outbox messages handled
+   * twice as 1s.  Absent when nothing arrived twice or the inbox's arrivals
+   * were not read.
+   */
+  readonly duplicatesPerActivity?: readonly number[];
+  /**
    * Deliveries that should have arrived and did not:
    * `expected - delivered - gone`.
    */

@@ -29,6 +29,7 @@ const KEYS = [
   "expected",
   "delivered",
   "duplicates",
+  "duplicatesPerActivity",
   "missing",
   "unexpected",
   "attempts",
@@ -153,6 +154,7 @@ Deno.test("an ok run: every delivery, its times, rates and CPU", () => {
   assert.equal(r.reason, null);
   assert.equal(r.delivered, 6);
   assert.equal(r.duplicates, 1);
+  assert.deepEqual(r.duplicatesPerActivity, [1], "pair 2: activity 0");
   assert.equal(r.missing, 0);
   assert.equal(r.attempts, 7);
   assert.equal(r.retried, 1);
@@ -268,4 +270,23 @@ Deno.test("cpuMsPerDelivery: null unless every process was read", () => {
 Deno.test("roundTo rounds to the given decimal places", () => {
   assert.equal(roundTo(0.30000000000000004, 2), 0.3);
   assert.equal(roundTo(1.23456, 3), 1.235);
+});
+
+Deno.test("duplicates per activity: extra arrivals grouped by activity, largest first", () => {
+  const r = buildRunResult(observations({
+    end: { status: "ok" },
+    stats: inboxStats({ delivered: 6, duplicates: 5, missing: 0 }),
+    // Activity 1's three deliveries all twice (a fanout message run twice),
+    // and one of activity 0's three times.
+    arrivals: { ...arrivals, counts: [1, 3, 1, 2, 2, 2] },
+    sent,
+  }));
+  assert.deepEqual(r.duplicatesPerActivity, [3, 2]);
+  const none = buildRunResult(observations({
+    end: { status: "ok" },
+    stats: inboxStats({ delivered: 6, missing: 0 }),
+    arrivals: { ...arrivals, counts: [1, 1, 1, 1, 1, 1] },
+    sent,
+  }));
+  assert.equal("duplicatesPerActivity" in none, false);
 });

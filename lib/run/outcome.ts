@@ -105,6 +105,28 @@ type Timing = Pick<
 >;
 
 /**
+ * `duplicatesPerActivity`: for each activity some of whose deliveries
+ * arrived more than once, how many extra arrivals it had, largest first; no
+ * key when nothing arrived twice or the arrivals were not read.
+ */
+function duplicatesPerActivity(
+  run: RunObservations,
+): { duplicatesPerActivity?: number[] } {
+  const counts = run.arrivals?.counts;
+  if (counts == null) return {};
+  const perActivity = new Map<number, number>();
+  counts.forEach((count, pair) => {
+    if (count <= 1) return;
+    const activity = Math.floor(pair / run.recipients);
+    perActivity.set(activity, (perActivity.get(activity) ?? 0) + count - 1);
+  });
+  if (perActivity.size < 1) return {};
+  return {
+    duplicatesPerActivity: [...perActivity.values()].sort((a, b) => b - a),
+  };
+}
+
+/**
  * The result of a run from what it observed.
  * @throws {TypeError} If an `ok` run lacks the inbox's counters or the
  *   sender's timings, which a run that settled always has.
@@ -128,6 +150,7 @@ export function buildRunResult(run: RunObservations): RunResult {
     expected,
     delivered,
     duplicates: stats?.duplicates ?? 0,
+    ...duplicatesPerActivity(run),
     missing: expected - delivered - gone,
     unexpected: stats?.unexpected ?? 0,
     attempts: stats?.attempts ?? 0,
