@@ -23,7 +23,7 @@ import {
   INSTANT_INBOX,
   needsDrops,
 } from "./behaviour.ts";
-import { DeliveryLedger, type Expectation, type Rejection } from "./ledger.ts";
+import { DeliveryLedger, type Expectation } from "./ledger.ts";
 import {
   INBOX_PATHS,
   type InboxArrivals,

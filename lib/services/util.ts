@@ -75,7 +75,10 @@ export function stripPassword(text: string, url: string): string {
 
 /** A server could not be reached or used; the message says why. */
 export class UnreachableError extends Error {
-  /** @param message Names the redacted URL and the cause. */
+  /**
+   * An error whose message names the server and what to do.
+   * @param message Names the redacted URL and the cause.
+   */
   constructor(message: string) {
     super(message);
     this.name = "UnreachableError";
