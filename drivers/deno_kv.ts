@@ -51,16 +51,21 @@ function denoKvDriver_(
         },
       );
     },
-    prepare({ tempDir }) {
+    async prepare({ tempDir }) {
       const config: DenoKvConfig = { path: join(tempDir, "queue.sqlite3") };
-      return Promise.resolve({
+      // Create the database here, once, before the sender and the worker
+      // start together: two processes creating a fresh file's schema at the
+      // same moment can fail with "database is locked" (seen once in a
+      // deno-kv ×16 run), a race of start-up, not of the queue under load.
+      (await Deno.openKv(config.path)).close();
+      return {
         config,
         async cleanup() {
           for (const suffix of ["", "-wal", "-shm"]) {
             await Deno.remove(config.path + suffix).catch(() => {});
           }
         },
-      });
+      };
     },
     async open(config) {
       const { path } = config as DenoKvConfig;
