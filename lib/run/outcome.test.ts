@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
+import { inboxStats as inboxStatsFor } from "../testing/runs.ts";
 import {
   buildRunResult,
   cpuMsPerDelivery,
@@ -53,30 +54,7 @@ const KEYS = [
 ];
 
 function inboxStats(overrides: Partial<InboxStats>): InboxStats {
-  return {
-    expected: EXPECTED,
-    delivered: 0,
-    duplicates: 0,
-    missing: EXPECTED,
-    unexpected: 0,
-    requests: 0,
-    firstAt: null,
-    lastAt: null,
-    lastRequestAt: null,
-    attempts: 0,
-    retried: 0,
-    refused: { error: 0, gone: 0, drop: 0, unverified: 0 },
-    goneAttempted: 0,
-    rejections: {
-      "bad-path": 0,
-      "bad-recipient": 0,
-      "bad-body": 0,
-      "foreign-activity": 0,
-    },
-    goneDeliveries: 0,
-    transport: "deno",
-    ...overrides,
-  };
+  return inboxStatsFor(EXPECTED, overrides);
 }
 
 const sent: SentMessage = {

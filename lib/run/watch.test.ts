@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
+import { inboxStats } from "../testing/runs.ts";
 import {
   type Progress,
   ProgressWatch,
@@ -15,29 +16,12 @@ import {
 const EXPECTED = 10;
 
 function stats(delivered: number, requests = delivered): InboxStats {
-  return {
-    expected: EXPECTED,
+  return inboxStats(EXPECTED, {
     delivered,
-    duplicates: 0,
     missing: EXPECTED - delivered,
-    unexpected: 0,
     requests,
-    firstAt: null,
-    lastAt: null,
-    lastRequestAt: null,
     attempts: requests,
-    retried: 0,
-    refused: { error: 0, gone: 0, drop: 0, unverified: 0 },
-    goneAttempted: 0,
-    rejections: {
-      "bad-path": 0,
-      "bad-recipient": 0,
-      "bad-body": 0,
-      "foreign-activity": 0,
-    },
-    goneDeliveries: 0,
-    transport: "deno",
-  };
+  });
 }
 
 function watch(overrides: Partial<WatchOptions> = {}): ProgressWatch {

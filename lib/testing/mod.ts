@@ -24,7 +24,7 @@ export {
   type RecordOptions,
   waitFor,
 } from "./queues.ts";
-export { assertExactAccounting, smallSuiteParams } from "./runs.ts";
+export { assertExactAccounting, inboxStats, smallSuiteParams } from "./runs.ts";
 export {
   rejectsWithin,
   withEnv,

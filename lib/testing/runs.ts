@@ -1,10 +1,12 @@
 /**
- * Fixtures for tests that run whole suites: small suite parameters, and the
- * exact accounting every delivered configuration must show.
+ * Fixtures for tests of runs: small suite parameters, the exact accounting
+ * every delivered configuration must show, and the inbox's counters for
+ * tests that judge a run without an inbox.
  *
  * @module
  */
 import assert from "node:assert/strict";
+import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
 
 /**
@@ -49,4 +51,39 @@ export function assertExactAccounting(
   assert.equal(r.duplicates, 0, r.id);
   assert.equal(r.unexpected, 0, r.id);
   assert.equal(r.sendErrors, 0, r.id);
+}
+
+/**
+ * The fake inbox's counters for `expected` deliveries of which none has
+ * arrived, with `overrides` applied: a fixture for tests that build or
+ * judge a run without an inbox.
+ */
+export function inboxStats(
+  expected: number,
+  overrides: Partial<InboxStats> = {},
+): InboxStats {
+  return {
+    expected,
+    delivered: 0,
+    duplicates: 0,
+    missing: expected,
+    unexpected: 0,
+    requests: 0,
+    firstAt: null,
+    lastAt: null,
+    lastRequestAt: null,
+    attempts: 0,
+    retried: 0,
+    refused: { error: 0, gone: 0, drop: 0, unverified: 0 },
+    goneAttempted: 0,
+    rejections: {
+      "bad-path": 0,
+      "bad-recipient": 0,
+      "bad-body": 0,
+      "foreign-activity": 0,
+    },
+    goneDeliveries: 0,
+    transport: "deno",
+    ...overrides,
+  };
 }
