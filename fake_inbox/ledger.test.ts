@@ -51,9 +51,16 @@ Deno.test("DeliveryLedger classifies unexpected requests", () => {
   });
 });
 
-Deno.test("DeliveryLedger rejects an empty expectation", () => {
+Deno.test("DeliveryLedger with nothing expected counts every arrival as unexpected", () => {
+  const ledger = new DeliveryLedger({ runId: "r", total: 0, recipients: 3 });
+  assert.notEqual(
+    ledger.record("/users/0/inbox", "https://s/r/activities/0", 1),
+    "delivered",
+  );
+  assert.equal(ledger.stats().delivered, 0);
+  assert.equal(ledger.stats().unexpected, 1);
   assert.throws(
-    () => new DeliveryLedger({ runId: "r", total: 0, recipients: 3 }),
+    () => new DeliveryLedger({ runId: "r", total: -1, recipients: 3 }),
     RangeError,
   );
 });

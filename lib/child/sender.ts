@@ -22,7 +22,20 @@ import {
 } from "./federation.ts";
 import { sendDirect } from "./direct.ts";
 import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
-import { openQueue, type QueueSpec, reportDepth } from "../queue/spec.ts";
+import {
+  type ChildQueue,
+  openQueue,
+  type QueueSpec,
+  reportDepth,
+} from "../queue/spec.ts";
+import { DiscardQueue } from "../queue/discard_queue.ts";
+import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
+import {
+  closedLoops,
+  openLoop,
+  type SendCall,
+  type SendLog,
+} from "./send_loops.ts";
 import type { FanoutMode } from "../results/types.ts";
 
 /** Fedify's fanout option (defined with the results types). */
@@ -58,12 +71,36 @@ export interface SenderSpec {
   readonly consumeOnly?: boolean;
   /** Where Fedify's log goes; nowhere when absent. */
   readonly log?: LogSpec;
+  /**
+   * A rate run: the schedule the `total` activities follow (the sender draws
+   * the same one as the runner); calls start on time whether or not earlier
+   * ones have returned.
+   */
+  readonly schedule?: ScheduleOptions;
+  /** Closed send loops at once (default 1). */
+  readonly senders?: number;
+  /**
+   * Enqueue into a queue that drops every message, instead of the driver's:
+   * the load generator's own limit.
+   */
+  readonly discard?: boolean;
+  /**
+   * Send nothing: the idle measurement, which only watches the processes
+   * with an empty queue.
+   */
+  readonly idle?: boolean;
 }
 
 async function main(spec: SenderSpec): Promise<void> {
   const stop = control();
   if (spec.log != null) await configureFedifyLog(spec.log, "sender");
-  const opened = await openQueue(spec.queue);
+  const opened: ChildQueue = spec.discard
+    ? {
+      queue: new DiscardQueue(),
+      implementation: null,
+      close: () => Promise.resolve(),
+    }
+    : await openQueue(spec.queue);
   const keys = await generateSenderKeys(spec.rsaBits);
   const federation = createSenderFederation({ queue: opened.queue, keys });
   const server = Deno.serve(
@@ -82,7 +119,7 @@ async function main(spec: SenderSpec): Promise<void> {
     implementation: opened.implementation,
   });
   const go = await stop.command("go").then(
-    () => !spec.consumeOnly,
+    () => !spec.consumeOnly && !spec.idle,
     () => false,
   );
 
@@ -93,14 +130,30 @@ async function main(spec: SenderSpec): Promise<void> {
     recipients: spec.recipients,
   };
   const recipients = makeRecipients(audience);
-  let callStarts: number[] = [];
-  let callMs: number[] = [];
-  let sendErrors = 0;
-  let firstError: string | null = null;
   let lastProgress = now();
   const sendStart = now();
+  if (go) emit({ type: "started", sendStart });
+  const onReturn = (returned: number) => {
+    const at = now();
+    if (at - lastProgress < 1000) return;
+    emit({ type: "progress", sent: returned });
+    lastProgress = at;
+  };
+  const send: SendCall = (i) => {
+    const activity = makeActivity(origin, actor, spec.runId, i, audience);
+    return () =>
+      ctx.sendActivity({ identifier: SENDER }, recipients, activity, {
+        fanout: spec.fanout,
+      });
+  };
+  let log: SendLog = {
+    callStarts: [],
+    callMs: [],
+    errors: 0,
+    firstError: null,
+  };
   if (go && spec.direct != null) {
-    ({ callStarts, callMs, errors: sendErrors, firstError } = await sendDirect({
+    const direct = await sendDirect({
       keys,
       actor,
       total: spec.total,
@@ -108,30 +161,24 @@ async function main(spec: SenderSpec): Promise<void> {
       recipients,
       concurrency: spec.direct.concurrency,
       signal: stop.signal,
-    }));
-  }
-  for (
-    let i = 0;
-    go && spec.direct == null && i < spec.total && !stop.signal.aborted;
-    i++
-  ) {
-    const activity = makeActivity(origin, actor, spec.runId, i, audience);
-    const started = now();
-    try {
-      await ctx.sendActivity({ identifier: SENDER }, recipients, activity, {
-        fanout: spec.fanout,
-      });
-    } catch (error) {
-      sendErrors++;
-      firstError ??= String(error);
-    }
-    const ended = now();
-    callStarts.push(started);
-    callMs.push(ended - started);
-    if (ended - lastProgress >= 1000) {
-      emit({ type: "progress", sent: i + 1 });
-      lastProgress = ended;
-    }
+    });
+    log = { ...direct };
+  } else if (go && spec.schedule != null) {
+    log = await openLoop({
+      send,
+      schedule: arrivalSchedule(spec.schedule),
+      startMs: sendStart,
+      signal: stop.signal,
+      onReturn,
+    });
+  } else if (go) {
+    log = await closedLoops({
+      send,
+      total: spec.total,
+      loops: spec.senders ?? 1,
+      signal: stop.signal,
+      onReturn,
+    });
   }
   const sendEnd = now();
   if (go && !stop.signal.aborted) {
@@ -139,10 +186,11 @@ async function main(spec: SenderSpec): Promise<void> {
       type: "sent",
       sendStart,
       sendEnd,
-      callStarts,
-      callMs,
-      sendErrors,
-      firstError,
+      callStarts: log.callStarts,
+      callMs: log.callMs,
+      ...(log.dueAt == null ? {} : { dueAt: log.dueAt }),
+      sendErrors: log.errors,
+      firstError: log.firstError,
     };
     emit(sent);
   }

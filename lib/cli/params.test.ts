@@ -109,3 +109,74 @@ Deno.test("parseCli: scenarios preset settings that flags and env override", () 
     serverAt: undefined,
   });
 });
+
+Deno.test("parseCli: steady load flags", () => {
+  const o = parseCli([
+    "--rate",
+    "2,8,0.5",
+    "--duration",
+    "30",
+    "--arrivals",
+    "fixed",
+    "--find-max-rate",
+    "--latency-bound",
+    "500ms",
+    "--idle",
+    "10",
+    "--senders",
+    "1,8",
+  ], {});
+  assert.deepEqual(o.load, {
+    rates: [2, 8, 0.5],
+    durationSeconds: 30,
+    arrivals: "fixed",
+    seed: 1,
+    drainSeconds: 30,
+    senders: [1, 8],
+    maxRate: { latencyBoundMs: 500, timeBoxSeconds: 300, startRate: 1 },
+    idleSeconds: 10,
+  });
+  assert.deepEqual(suiteParams(o).load, o.load);
+  assert.equal(parseCli([], {}).load, undefined);
+  assert.equal(suiteParams(parseCli([], {})).load, undefined);
+});
+
+Deno.test("parseCli: the steady scenario sweeps rates, searches and idles", () => {
+  const o = parseCli(["--scenario", "steady"], {});
+  assert.equal(o.recipients, 10);
+  assert.deepEqual(o.parallel, [1]);
+  assert.deepEqual(o.load?.rates, [2, 8, 32]);
+  assert.equal(o.load?.maxRate?.latencyBoundMs, 5000);
+  assert.equal(o.load?.idleSeconds, 20);
+  const fewer = parseCli(["--scenario", "steady", "--rate", "4"], {});
+  assert.deepEqual(fewer.load?.rates, [4]);
+});
+
+Deno.test("parseCli: bad steady-load input names the problem and the fix", () => {
+  const bad: [string[], RegExp][] = [
+    [["--rate", "0"], /--rate must be a rate .* got "0"/],
+    [["--rate", "fast"], /--rate must be a rate/],
+    [
+      ["--rate", "2", "--arrivals", "bursty"],
+      /--arrivals must be poisson or fixed/,
+    ],
+    [["--duration", "10"], /--duration applies to rate runs; add --rate R/],
+    [["--latency-bound", "2s"], /applies to --find-max-rate/],
+    [
+      ["--find-max-rate", "--latency-bound", "soon"],
+      /--latency-bound must be a duration like 5s/,
+    ],
+    [["--senders", "0"], /--senders must be between 1 and/],
+    [
+      ["--rate", "2", "--crash-worker-at", "0.5"],
+      /crash tests .* run on a burst/,
+    ],
+  ];
+  for (const [args, message] of bad) {
+    assert.throws(() => parseCli(args, {}), (e: Error) => {
+      assert.ok(e instanceof UsageError, String(e));
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+});

@@ -22,6 +22,7 @@ import {
 import type {
   FanoutMode,
   InboxProfile,
+  LoadParams,
   SuiteParams,
 } from "../results/types.ts";
 
@@ -95,7 +96,25 @@ export interface CliOptions {
   readonly crashServerAt?: number;
   /** The scenario preset, if one was chosen. */
   readonly scenario?: string;
+  /** Steady-load settings; absent for a burst suite. */
+  readonly load?: LoadParams;
 }
+
+/** Default steady-load settings. */
+export const LOAD_DEFAULTS = {
+  durationSeconds: 60,
+  drainSeconds: 30,
+  arrivals: "poisson",
+  seed: 1,
+  latencyBoundMs: 5000,
+  maxRateTimeSeconds: 300,
+  maxRateStart: 1,
+} as const;
+
+/** Largest accepted rate, activities per second. */
+export const MAX_RATE = 10_000;
+/** Largest accepted number of concurrent send loops. */
+export const MAX_SENDERS = 1_000;
 
 /** Default sizes and limits. */
 export const DEFAULTS = {
@@ -120,6 +139,13 @@ export interface ScenarioSettings {
   readonly inboxLatency?: string;
   readonly inboxErrorRate?: number;
   readonly crashWorkerAt?: number;
+  readonly rates?: readonly number[];
+  readonly durationSeconds?: number;
+  readonly drainSeconds?: number;
+  readonly findMaxRate?: boolean;
+  readonly maxRateTimeSeconds?: number;
+  readonly maxRateStart?: number;
+  readonly idleSeconds?: number;
 }
 
 /** A named, documented combination of settings. */
@@ -161,6 +187,24 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       crashWorkerAt: 0.5,
     },
   },
+  steady: {
+    description: "steady load, about an hour for the default suite: 10 " +
+      "recipients per activity, each queue without a wrapper; 20 s idle, " +
+      "Poisson arrivals at 2, 8 and 32 activities/s for 20 s each, then " +
+      "the highest rate kept up with p99 latency under 5 s (at most 150 s " +
+      "of probes per queue), and the load generator's own limit",
+    settings: {
+      recipients: 10,
+      parallel: [1],
+      rates: [2, 8, 32],
+      durationSeconds: 20,
+      drainSeconds: 20,
+      findMaxRate: true,
+      maxRateTimeSeconds: 150,
+      maxRateStart: 2,
+      idleSeconds: 20,
+    },
+  },
 };
 
 /** The help text. */
@@ -190,6 +234,26 @@ Sizes and suite:
   --no-calibrate       skip measuring the machine's speed at the start and end
                        (about 4 s each); compare then calls it unknown
   --scenario NAME      preset: ${Object.keys(SCENARIOS).join(", ")} (see --list)
+
+Steady load (instead of one burst of TOTAL; see README "Steady load"):
+  --rate R             open loop: activities arrive at R per second whether
+                       or not earlier sendActivity calls returned; a list
+                       sweeps rates (e.g. 2,8,32); latency counts from each
+                       activity's scheduled start
+  --duration S         seconds of arrivals per rate run (default ${LOAD_DEFAULTS.durationSeconds})
+  --arrivals A         poisson (seeded) or fixed spacing (default ${LOAD_DEFAULTS.arrivals})
+  --seed N             seed of the Poisson arrivals (default ${LOAD_DEFAULTS.seed})
+  --drain S            seconds a rate run waits after its arrivals for the
+                       rest; what is still missing then is reported (default ${LOAD_DEFAULTS.drainSeconds})
+  --senders N          closed loop: TOTAL activities from N send loops at
+                       once (siege -c); a list sweeps them
+  --find-max-rate      search the highest rate each configuration keeps up
+                       with, p99 latency under --latency-bound
+  --latency-bound T    p99 latency bound of --find-max-rate (default 5s)
+  --max-rate-time S    seconds of probes per configuration (default ${LOAD_DEFAULTS.maxRateTimeSeconds})
+  --max-rate-start R   first rate probed, activities/s (default ${LOAD_DEFAULTS.maxRateStart})
+  --idle S             measure each configuration's processes for S seconds
+                       with an empty queue: CPU, memory, wake-ups
 
 Inbox behaviour:
   --inbox-latency T    answer delay: 100ms, or a uniform range like 50-300ms
@@ -324,6 +388,17 @@ export function parseCli(
         "inbox-verify": { type: "boolean" },
         "crash-worker-at": { type: "string" },
         "crash-server-at": { type: "string" },
+        rate: { type: "string" },
+        duration: { type: "string" },
+        arrivals: { type: "string" },
+        seed: { type: "string" },
+        drain: { type: "string" },
+        senders: { type: "string" },
+        "find-max-rate": { type: "boolean" },
+        "latency-bound": { type: "string" },
+        "max-rate-time": { type: "string" },
+        "max-rate-start": { type: "string" },
+        idle: { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -488,6 +563,14 @@ export function parseCli(
   const crashServerAt = values["crash-server-at"] == null
     ? undefined
     : parseShare(values["crash-server-at"], "--crash-server-at", false);
+  const load = parseLoad(values, preset);
+  if (load != null && (crashWorkerAt != null || crashServerAt != null)) {
+    throw new UsageError(
+      "crash tests (--crash-worker-at, --crash-server-at) run on a burst, " +
+        "not under steady load; drop --rate, --senders, --find-max-rate " +
+        "and --idle, or the crash option",
+    );
+  }
   return {
     help: values.help ?? false,
     list: values.list ?? false,
@@ -516,6 +599,130 @@ export function parseCli(
     crashWorkerAt,
     crashServerAt,
     scenario: values.scenario,
+    ...(load == null ? {} : { load }),
+  };
+}
+
+/** The steady-load flags as the parser returns them. */
+interface LoadFlags {
+  readonly rate?: string;
+  readonly duration?: string;
+  readonly arrivals?: string;
+  readonly seed?: string;
+  readonly drain?: string;
+  readonly senders?: string;
+  readonly "find-max-rate"?: boolean;
+  readonly "latency-bound"?: string;
+  readonly "max-rate-time"?: string;
+  readonly "max-rate-start"?: string;
+  readonly idle?: string;
+}
+
+function parseRate(raw: string, name: string): number {
+  const value = Number(raw.trim().replace(/\/s$/, ""));
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_RATE) {
+    throw new UsageError(
+      `${name} must be a rate in activities per second above 0 and up to ` +
+        `${MAX_RATE}, like 8 or 0.5, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** A duration like `5s`, `500ms` or `5` (seconds), in ms. */
+function parseBoundMs(raw: string, name: string): number {
+  const text = raw.trim();
+  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text);
+  const value = match == null
+    ? NaN
+    : Number(match[1]) * (match[2] === "ms" ? 1 : 1000);
+  if (!(value > 0)) {
+    throw new UsageError(
+      `${name} must be a duration like 5s or 500ms, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** The steady-load settings the flags and preset ask for, if any. */
+function parseLoad(
+  values: LoadFlags,
+  preset: ScenarioSettings,
+): LoadParams | undefined {
+  const rates = values.rate == null
+    ? [...(preset.rates ?? [])]
+    : splitList(values.rate).map((r) => parseRate(r, "--rate"));
+  if (values.rate != null && rates.length < 1) {
+    throw new UsageError("--rate needs at least one rate, e.g. --rate 2,8,32");
+  }
+  const senders = values.senders == null ? [] : splitList(values.senders).map(
+    (n) => parseCount(n, "--senders", 1, MAX_SENDERS),
+  );
+  if (values.senders != null && senders.length < 1) {
+    throw new UsageError("--senders needs a number of send loops, e.g. 8");
+  }
+  const findMaxRate = values["find-max-rate"] ?? preset.findMaxRate ?? false;
+  const idleSeconds = values.idle == null
+    ? preset.idleSeconds
+    : parseSeconds(values.idle, "--idle");
+  const onlyWithRates = ["duration", "arrivals", "seed", "drain"] as const;
+  if (rates.length === 0 && !findMaxRate) {
+    const stray = onlyWithRates.find((flag) => values[flag] != null);
+    if (stray != null) {
+      throw new UsageError(
+        `--${stray} applies to rate runs; add --rate R or --find-max-rate`,
+      );
+    }
+  }
+  if (!findMaxRate) {
+    const stray =
+      (["latency-bound", "max-rate-time", "max-rate-start"] as const)
+        .find((flag) => values[flag] != null);
+    if (stray != null) {
+      throw new UsageError(`--${stray} applies to --find-max-rate; add it`);
+    }
+  }
+  if (
+    rates.length === 0 && senders.length === 0 && !findMaxRate &&
+    idleSeconds == null
+  ) {
+    return undefined;
+  }
+  const arrivals = values.arrivals ?? LOAD_DEFAULTS.arrivals;
+  if (arrivals !== "poisson" && arrivals !== "fixed") {
+    throw new UsageError(
+      `--arrivals must be poisson or fixed, got ${JSON.stringify(arrivals)}`,
+    );
+  }
+  return {
+    rates: [...new Set(rates)],
+    durationSeconds: values.duration == null
+      ? preset.durationSeconds ?? LOAD_DEFAULTS.durationSeconds
+      : parseSeconds(values.duration, "--duration"),
+    arrivals,
+    seed: values.seed == null
+      ? LOAD_DEFAULTS.seed
+      : parseCount(values.seed, "--seed", 0, 2 ** 32 - 1),
+    drainSeconds: values.drain == null
+      ? preset.drainSeconds ?? LOAD_DEFAULTS.drainSeconds
+      : parseSeconds(values.drain, "--drain"),
+    senders: [...new Set(senders)],
+    ...(findMaxRate
+      ? {
+        maxRate: {
+          latencyBoundMs: values["latency-bound"] == null
+            ? LOAD_DEFAULTS.latencyBoundMs
+            : parseBoundMs(values["latency-bound"], "--latency-bound"),
+          timeBoxSeconds: values["max-rate-time"] == null
+            ? preset.maxRateTimeSeconds ?? LOAD_DEFAULTS.maxRateTimeSeconds
+            : parseSeconds(values["max-rate-time"], "--max-rate-time"),
+          startRate: values["max-rate-start"] == null
+            ? preset.maxRateStart ?? LOAD_DEFAULTS.maxRateStart
+            : parseRate(values["max-rate-start"], "--max-rate-start"),
+        },
+      }
+      : {}),
+    ...(idleSeconds == null ? {} : { idleSeconds }),
   };
 }
 
@@ -552,6 +759,7 @@ export function suiteParams(options: CliOptions): SuiteParams {
     ...(options.logLevel === DEFAULT_LOG_LEVEL
       ? {}
       : { logLevel: options.logLevel }),
+    ...(options.load == null ? {} : { load: options.load }),
     ...(options.scenario == null ? {} : { scenario: options.scenario }),
   };
 }

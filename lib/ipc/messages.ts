@@ -35,6 +35,16 @@ export interface ProgressMessage {
   readonly sent: number;
 }
 
+/**
+ * `started`: the sender began sending; the epoch ms its schedule counts
+ * from, so the runner can judge a rate run even if the loop never ends.
+ */
+export interface StartedMessage {
+  readonly type: "started";
+  /** Epoch ms of the start of sending (offset 0 of a rate run's schedule). */
+  readonly sendStart: number;
+}
+
 /** `sent`: the sender's send loop is over; its timings. */
 export interface SentMessage {
   readonly type: "sent";
@@ -46,6 +56,11 @@ export interface SentMessage {
   readonly callStarts: number[];
   /** Duration of each `sendActivity` call in ms. */
   readonly callMs: number[];
+  /**
+   * In a rate run, the epoch ms at which each activity's call was due by
+   * the schedule (latencies count from here); absent otherwise.
+   */
+  readonly dueAt?: number[];
   /** Number of calls that threw. */
   readonly sendErrors: number;
   /** The first error's message, if any. */
@@ -75,6 +90,7 @@ export interface ErrorMessage {
 export type ChildMessage =
   | ReadyMessage
   | ProgressMessage
+  | StartedMessage
   | SentMessage
   | DepthMessage
   | ErrorMessage;
@@ -98,6 +114,7 @@ export type Command = "go";
 const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
   ready: true,
   progress: true,
+  started: true,
   sent: true,
   depth: true,
   error: true,

@@ -273,6 +273,16 @@ export function aggregateRuns(
     serverCpuMsPerDelivery: timing("serverCpuMsPerDelivery"),
     implementation: representative.implementation ?? null,
     timeline: representative.timeline ?? null,
+    // The steady-load records of the representative run (each run has its
+    // own in `runs`).
+    ...(representative.senders == null
+      ? {}
+      : { senders: representative.senders }),
+    ...(representative.callsPerSecond == null
+      ? {}
+      : { callsPerSecond: representative.callsPerSecond }),
+    ...(representative.load == null ? {} : { load: representative.load }),
+    ...(representative.idle == null ? {} : { idle: representative.idle }),
     runs: [...runs],
     spread: spreads(runs),
     outliers: outliers(runs),

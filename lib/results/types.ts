@@ -47,6 +47,175 @@ export interface InboxProfile {
   readonly seed: number;
 }
 
+/**
+ * The driver name of the load generator's row in a steady-load suite: the
+ * sender's `sendActivity` calls, from several closed loops at once, into a
+ * queue that accepts and discards every message; its `callsPerSecond` is
+ * the highest rate the generator itself can offer here.
+ */
+export const GENERATOR_DRIVER = "generator";
+
+/**
+ * How the arrivals of a rate run are spaced: `poisson` (exponential gaps from
+ * a seeded generator, as independent web requests arrive) or `fixed` (evenly
+ * spaced).
+ */
+export type ArrivalPattern = "poisson" | "fixed";
+
+/** The steady-load settings of a suite (`--rate`, `--senders`, `--idle`, …). */
+export interface LoadParams {
+  /** Offered rates to sweep, activities per second; empty for none. */
+  readonly rates: readonly number[];
+  /** Seconds over which the activities of a rate run arrive. */
+  readonly durationSeconds: number;
+  /** How arrivals are spaced. */
+  readonly arrivals: ArrivalPattern;
+  /** Seed of the Poisson arrivals. */
+  readonly seed: number;
+  /**
+   * Seconds a rate run waits after its arrival window for the deliveries
+   * still queued; what has not arrived by then is reported missing and the
+   * run `incomplete`.
+   */
+  readonly drainSeconds: number;
+  /** Closed-loop send loops to sweep (`--senders`); empty for none. */
+  readonly senders: readonly number[];
+  /** The max-rate search, when asked (`--find-max-rate`). */
+  readonly maxRate?: {
+    /** The p99 latency a sustained rate must stay under, ms. */
+    readonly latencyBoundMs: number;
+    /** Seconds the search may take per configuration. */
+    readonly timeBoxSeconds: number;
+    /** The first rate probed, activities per second. */
+    readonly startRate: number;
+  };
+  /** Seconds of the idle measurement (`--idle`), when asked. */
+  readonly idleSeconds?: number;
+}
+
+/** How an open-loop run went against its schedule. */
+export interface LoadRecord {
+  /** The rate asked for, activities per second. */
+  readonly nominalRate: number;
+  /** How arrivals were spaced. */
+  readonly arrivals: ArrivalPattern;
+  /** Seconds of the arrival window. */
+  readonly durationSeconds: number;
+  /** Activities the schedule held. */
+  readonly activities: number;
+  /**
+   * Activities scheduled per second over the measured window (the second
+   * half of the arrival window), as the seeded schedule drew them.
+   */
+  readonly offeredRate: number;
+  /**
+   * Activities delivered per second over the same window (distinct
+   * deliveries that arrived in it, divided by the recipients).
+   */
+  readonly achievedRate: number;
+  /**
+   * How much the achieved rate may fall short of the offered one by chance
+   * in this run: twice the standard error of the per-slice differences,
+   * and at least 3% of the offered rate; activities per second.
+   */
+  readonly noise: number;
+  /**
+   * Growth of the backlog over the measured window, deliveries per second
+   * (least squares), and its standard error.
+   */
+  readonly backlogSlope: number;
+  /** Standard error of {@link backlogSlope}. */
+  readonly backlogSlopeError: number;
+  /**
+   * `fell-behind` when the backlog still grew at the end of the arrival
+   * window (slope above twice its error and above 5% of the offered
+   * deliveries per second) or the achieved rate fell short of the offered
+   * one by more than {@link noise}; `kept-up` otherwise.
+   */
+  readonly verdict: "kept-up" | "fell-behind";
+  /**
+   * Deliveries scheduled (their activity's start time passed) but not yet
+   * arrived, at the end of the arrival window.
+   */
+  readonly backlogAtEnd: number;
+  /** The same backlog over time, `[secondsFromStart, deliveries]`. */
+  readonly backlog: Series;
+  /**
+   * How late the sender started each `sendActivity` call after its
+   * scheduled time; large values mean the generator, not the queue, held
+   * the load back.
+   */
+  readonly startLagMs: Percentiles | null;
+}
+
+/** One probe of a max-rate search. */
+export interface MaxRateProbe {
+  /** The rate probed, activities per second. */
+  readonly rate: number;
+  /** Whether the configuration sustained it within the latency bound. */
+  readonly passed: boolean;
+  /** The run's status. */
+  readonly status: Status;
+  /** The run's verdict, when it got far enough to have one. */
+  readonly verdict: "kept-up" | "fell-behind" | null;
+  /** p99 latency from the scheduled start, ms, over what arrived. */
+  readonly p99Ms: number | null;
+  /** Deliveries that had not arrived when the probe ended. */
+  readonly missing: number;
+}
+
+/** The result of a max-rate search (`--find-max-rate`). */
+export interface MaxRateRecord {
+  /**
+   * The highest rate probed that the configuration kept up with, every
+   * delivery arriving and p99 latency under the bound; `null` when even the
+   * lowest probe failed.
+   */
+  readonly activitiesPerSecond: number | null;
+  /** The same in deliveries per second (`× recipients`). */
+  readonly deliveriesPerSecond: number | null;
+  /** The p99 latency bound, ms. */
+  readonly latencyBoundMs: number;
+  /**
+   * Where the search stopped: `bracketed` (the next rate up failed, within
+   * 20%), `generator` (the load generator's own limit was reached),
+   * `time-box` (time ran out), `lowest-failed` (nothing passed down to the
+   * lowest rate tried).
+   */
+  readonly stoppedBy: "bracketed" | "generator" | "time-box" | "lowest-failed";
+  /** The lowest rate that failed, if any, activities per second. */
+  readonly lowestFailedRate: number | null;
+  /** Every probe, in order. */
+  readonly probes: readonly MaxRateProbe[];
+  /** Seconds the search took. */
+  readonly seconds: number;
+}
+
+/** One process measured while its queue sat empty. */
+export interface IdleProcess {
+  /** `sender`, `worker` or `server`. */
+  readonly role: string;
+  /** Its process id. */
+  readonly pid: number;
+  /** CPU time over the window as a share of one core, percent. */
+  readonly cpuPercent: number | null;
+  /** Resident set size at the end of the window, bytes. */
+  readonly rssBytes: number | null;
+  /**
+   * Context switches of all its threads over the window (voluntary and
+   * not): how often it woke; `null` where `/proc` cannot tell.
+   */
+  readonly wakeups: number | null;
+}
+
+/** The idle measurement of a configuration (`--idle`). */
+export interface IdleRecord {
+  /** Seconds measured, after start-up and a short settling time. */
+  readonly seconds: number;
+  /** Every process of the app and its queue server. */
+  readonly processes: readonly IdleProcess[];
+}
+
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
 
@@ -180,7 +349,9 @@ export interface RunResult {
   readonly processes: readonly ProcessRecord[];
   /**
    * Per delivery: arrival at the inbox minus the start of its activity's
-   * `sendActivity` call.  `null` when nothing arrived.
+   * `sendActivity` call; in a rate run, minus its *scheduled* start, so a
+   * sender that fell behind its schedule cannot hide latency.  `null` when
+   * nothing arrived.
    */
   readonly latencyMs?: Percentiles | null;
   /** Durations of the `sendActivity` calls; `null` if none returned. */
@@ -202,6 +373,19 @@ export interface RunResult {
   readonly timeline?: Timeline | null;
   /** Fedify's own log of the sender and worker processes. */
   readonly log?: LogSummary;
+  /** Closed-loop send loops (`--senders`) when more than one ran at once. */
+  readonly senders?: number;
+  /**
+   * In a closed-loop run (`--senders`, and the load generator's row):
+   * `sendActivity` calls returned per second over the send loop.
+   */
+  readonly callsPerSecond?: number;
+  /** How an open-loop run (`--rate`) went against its schedule. */
+  readonly load?: LoadRecord;
+  /** A max-rate search's outcome; the run is its best passing probe. */
+  readonly maxRate?: MaxRateRecord;
+  /** The idle measurement (`--idle`); the run sent nothing. */
+  readonly idle?: IdleRecord;
 }
 
 /** Fedify's log of a run (or of all runs of a configuration). */
@@ -335,6 +519,11 @@ export interface SuiteParams {
     /** Kill the queue server the bench started and restart it on its data. */
     readonly serverAt?: number;
   };
+  /**
+   * Steady-load settings; absent for a burst suite (every activity sent at
+   * once, then drained).
+   */
+  readonly load?: LoadParams;
   /** The scenario preset the parameters came from, if any. */
   readonly scenario?: string;
 }

@@ -14,8 +14,14 @@ import type { Implementation } from "../measure/implementation.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { buildTimeline } from "../measure/timeline.ts";
 import type { ProcessSample } from "../system/procstat.ts";
+import { evaluateLoad } from "../workload/load.ts";
+import type { RunLoad } from "../workload/plan.ts";
+import type { ActivityReading } from "./processes.ts";
 import type {
   CrashRecord,
+  IdleProcess,
+  IdleRecord,
+  LoadRecord,
   Percentiles,
   ProcessRecord,
   RestartRecord,
@@ -91,6 +97,14 @@ export interface RunObservations {
   readonly server: ServerRecord | null;
   /** What the driver's queue specifier resolved to, if known. */
   readonly implementation: Implementation | null;
+  /** Epoch ms the sender started sending from, if it did. */
+  readonly started?: number;
+  /** What the run sent; a burst when absent. */
+  readonly load?: RunLoad;
+  /** A rate run's schedule, ms from {@link started}. */
+  readonly schedule?: readonly number[];
+  /** The idle measurement, when the run was one. */
+  readonly idle?: IdleRecord;
 }
 
 /** The figures that depend on how the run ended. */
@@ -178,6 +192,93 @@ export function buildRunResult(run: RunObservations): RunResult {
     timeline: sent == null || run.arrivals == null
       ? null
       : buildTimeline(run.arrivals.firstArrival, sent.sendStart, run.depth),
+    ...(run.load?.kind === "senders" && run.load.senders > 1
+      ? { senders: run.load.senders }
+      : {}),
+    ...(run.load?.kind === "senders" && sent != null &&
+        sent.sendEnd > sent.sendStart
+      ? {
+        callsPerSecond: roundTo(
+          sent.callMs.length * 1000 / (sent.sendEnd - sent.sendStart),
+          2,
+        ),
+      }
+      : {}),
+    ...loadOf(run),
+    ...(run.idle == null ? {} : { idle: run.idle }),
+  };
+}
+
+/**
+ * A rate run's {@link LoadRecord}; none for other runs or when the run did
+ * not get as far as sending and reading the inbox.
+ */
+function loadOf(run: RunObservations): { load?: LoadRecord } {
+  const { load, schedule, started } = run;
+  if (load?.kind !== "rate" || schedule == null || started == null) return {};
+  const endMs = run.end.status === "incomplete"
+    ? run.end.endedAt
+    : run.stats?.lastAt ?? run.sent?.sendEnd ?? started;
+  const dueMs = schedule.map((offset) => started + offset);
+  const calledMs = run.sent?.callStarts;
+  if (run.arrivals == null) return {};
+  return {
+    load: evaluateLoad({
+      nominalRate: load.rate,
+      arrivals: load.arrivals,
+      durationSeconds: load.durationSeconds,
+      startMs: started,
+      dueMs,
+      calledMs: calledMs?.length === dueMs.length ? calledMs : undefined,
+      firstArrival: run.arrivals.firstArrival,
+      recipients: run.recipients,
+      endMs: Math.max(endMs, dueMs.at(-1) ?? started),
+    }),
+  };
+}
+
+/**
+ * The idle record of a run from the readings at the start and the end of
+ * its window: CPU as a share of one core, RSS at the end, wake-ups.
+ */
+export function idleRecord(
+  seconds: number,
+  before: readonly ActivityReading[],
+  after: readonly ActivityReading[],
+): IdleRecord {
+  const processes: IdleProcess[] = after.map((end) => {
+    const start = before.find((b) => b.pid === end.pid)?.sample ?? null;
+    const last = end.sample;
+    const both = start != null && last != null;
+    return {
+      role: end.role,
+      pid: end.pid,
+      cpuPercent: both
+        ? roundTo((last.cpuSeconds - start.cpuSeconds) * 100 / seconds, 2)
+        : null,
+      rssBytes: last?.rssBytes ?? null,
+      wakeups: both && last.contextSwitches != null &&
+          start.contextSwitches != null
+        ? last.contextSwitches - start.contextSwitches
+        : null,
+    };
+  });
+  return { seconds, processes };
+}
+
+/**
+ * The timing of an `ok` run that expected no delivery (the idle
+ * measurement, the load generator's run): the send loop's time, if any.
+ */
+function nothingExpected(sent: SentMessage | undefined): Timing {
+  const seconds = sent == null ? null : (sent.sendEnd - sent.sendStart) / 1000;
+  return {
+    status: "ok",
+    reason: null,
+    receiveSeconds: null,
+    totalSeconds: seconds,
+    deliveriesPerSecond: null,
+    elapsedSeconds: seconds,
   };
 }
 
@@ -185,6 +286,7 @@ function timing(run: RunObservations): Timing {
   const { end, stats, sent } = run;
   switch (end.status) {
     case "ok": {
+      if (run.expected === 0) return nothingExpected(sent);
       if (stats == null || sent == null) {
         throw new TypeError("an ok run lacks the inbox's or sender's figures");
       }
@@ -230,17 +332,23 @@ function timing(run: RunObservations): Timing {
 
 /**
  * Per delivery that arrived: its first arrival minus the start of its
- * activity's `sendActivity` call; `null` without timings or arrivals.
+ * activity's `sendActivity` call, or in a rate run its scheduled start;
+ * `null` without timings or arrivals.
  */
 function latencies(run: RunObservations): Percentiles | null {
-  const { sent, arrivals, recipients } = run;
-  if (sent == null || arrivals == null) return null;
-  const { callStarts } = sent;
+  const { sent, arrivals, recipients, schedule, started } = run;
+  if (arrivals == null) return null;
+  // A rate run counts from each activity's scheduled start, known without
+  // the sender's timings; a burst from the start of each call.
+  const from = schedule != null && started != null
+    ? schedule.map((offset) => started + offset)
+    : sent?.callStarts;
+  if (from == null) return null;
   const first = arrivals.firstArrival;
   function* values(): Generator<number> {
     for (let k = 0; k < first.length; k++) {
       const at = first[k];
-      if (at != null) yield at - callStarts[Math.floor(k / recipients)];
+      if (at != null) yield at - from![Math.floor(k / recipients)];
     }
   }
   return percentiles(values());

@@ -15,8 +15,10 @@ import type { ReadyMessage } from "../ipc/messages.ts";
 import type { Implementation } from "../measure/implementation.ts";
 import { Child } from "../system/process.ts";
 import {
+  type ActivitySample,
   type ProcessSample,
   resetPeakRss,
+  sampleActivity,
   sampleProcess,
   sampleTree,
 } from "../system/procstat.ts";
@@ -37,6 +39,16 @@ export interface AppPlan {
   readonly worker: Omit<WorkerSpec, "reportDepth">;
   /** The sender's spec. */
   readonly sender: SenderSpec;
+}
+
+/** One reading of a process for an idle measurement. */
+export interface ActivityReading {
+  /** `sender`, `worker` or `server`. */
+  readonly role: string;
+  /** Its process id. */
+  readonly pid: number;
+  /** The reading; `null` when the process could not be read. */
+  readonly sample: ActivitySample | null;
 }
 
 /** A measured process, with the readings taken so far. */
@@ -120,6 +132,11 @@ export class RunProcesses {
     }
   }
 
+  /** Epoch ms the sender said it started sending from, if it did. */
+  senderStarted(): number | undefined {
+    return this.#sender?.latest("started")?.sendStart;
+  }
+
   /** Tells the sender to start sending. */
   async go(): Promise<void> {
     await this.sender.send("go");
@@ -193,6 +210,18 @@ export class RunProcesses {
     for (const m of this.#measured) m.end = read(m);
   }
 
+  /**
+   * Reads every process of the app and the queue server (not the inbox,
+   * which is the bench's) for an idle measurement, in start order.
+   */
+  sampleActivity(): ActivityReading[] {
+    return this.#measured.filter((m) => m.role !== "inbox").map((m) => ({
+      role: m.role,
+      pid: m.pid,
+      sample: sampleActivity(m.pid, m.tree),
+    }));
+  }
+
   /** Every process of the run with its readings, in start order. */
   measured(): MeasuredProcess[] {
     return this.#measured.map(({ role, pid, start, end }) => ({
@@ -212,7 +241,13 @@ export class RunProcesses {
 
   /** Stops every process started, killing those that do not exit. */
   async stopAll(): Promise<void> {
-    await Promise.all(this.#children.map((child) => child.stop()));
+    // The app first: an inbox gone while deliveries are in flight would
+    // only fill Fedify's log with refused connections.
+    const app = this.#children.filter((child) => child.role !== "inbox");
+    await Promise.all(app.map((child) => child.stop()));
+    await Promise.all(
+      this.#children.filter((c) => !app.includes(c)).map((c) => c.stop()),
+    );
   }
 
   #app(): AppPlan {

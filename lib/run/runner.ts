@@ -27,6 +27,8 @@ import type { QueueSpec } from "../queue/spec.ts";
 import {
   BASELINE_DRIVER,
   type FanoutMode,
+  GENERATOR_DRIVER,
+  type IdleRecord,
   type RunResult,
   type ServerRecord,
   type SuiteParams,
@@ -35,8 +37,10 @@ import type { ServiceManager } from "../services/mod.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
+import { arrivalSchedule } from "../workload/arrivals.ts";
+import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
-import { buildRunResult, type RunEnd } from "./outcome.ts";
+import { buildRunResult, idleRecord, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -44,6 +48,8 @@ export type { Progress } from "./watch.ts";
 
 /** How often the runner asks the inbox for its counters. */
 const POLL_MS = 250;
+/** How long an idle measurement lets the processes settle after start-up. */
+const IDLE_SETTLE_MS = 2_000;
 
 /** One configuration: a driver at a parallelism. */
 export interface Configuration {
@@ -62,10 +68,16 @@ export interface Configuration {
   readonly rsaBits?: number;
   /** The parallel wrapper above parallelism 1; Fedify's when absent. */
   readonly parallelImpl?: ParallelImpl;
+  /**
+   * The load generator's own limit: the sender's schedule against a queue
+   * that drops every message (nothing is delivered).
+   */
+  readonly generator?: boolean;
 }
 
 /** The name a configuration goes by: its driver's, or `baseline`. */
 export function configurationName(configuration: Configuration): string {
+  if (configuration.generator) return GENERATOR_DRIVER;
   return configuration.direct ? BASELINE_DRIVER : configuration.driver.name;
 }
 
@@ -87,6 +99,8 @@ export interface RunContext {
   readonly onProgress?: (progress: Progress) => void;
   /** Where the sender and workers append Fedify's log; none when absent. */
   readonly log?: LogSpec;
+  /** What the run sends; a burst of `params.total` when absent. */
+  readonly load?: RunLoad;
 }
 
 /** Stall window for a driver: the user's, widened past the driver's quiet period. */
@@ -118,6 +132,11 @@ class Run {
   readonly #configuration: Configuration;
   readonly #context: RunContext;
   readonly #expected: number;
+  /** Activities the sender sends. */
+  readonly #total: number;
+  /** A rate run's schedule, ms from the start of sending. */
+  readonly #schedule: number[] | undefined;
+  readonly #timeoutSeconds: number;
   readonly #stallSeconds: number;
   readonly #workers: number;
   readonly #processes: RunProcesses;
@@ -129,13 +148,28 @@ class Run {
   #stats: InboxStats | undefined;
   #sent: SentMessage | undefined;
   #arrivals: InboxArrivals | undefined;
+  #idle: IdleRecord | undefined;
 
   constructor(configuration: Configuration, context: RunContext) {
     const { driver } = configuration;
-    const { params, services } = context;
+    const { params, services, load } = context;
     this.#configuration = configuration;
     this.#context = context;
-    this.#expected = params.total * params.recipients;
+    this.#schedule = load?.kind === "rate" ? arrivalSchedule(load) : undefined;
+    this.#total = load?.kind === "idle"
+      ? 0
+      : load?.kind === "senders" && load.total != null
+      ? load.total
+      : this.#schedule?.length ?? params.total;
+    this.#expected = configuration.generator
+      ? 0
+      : this.#total * params.recipients;
+    this.#timeoutSeconds = load?.kind === "rate"
+      ? Math.min(
+        params.timeoutSeconds,
+        load.durationSeconds + load.drainSeconds,
+      )
+      : params.timeoutSeconds;
     this.#stallSeconds = stallWindowSeconds(
       driver,
       params.stallTimeoutSeconds,
@@ -159,6 +193,9 @@ class Run {
     const tempDir = await leftovers.makeTempDir("run");
     try {
       const inbox = await this.#start(tempDir);
+      if (context.load?.kind === "idle") {
+        return await this.#watchIdle(context.load.seconds);
+      }
       return await this.#wait(inbox);
     } catch (error) {
       if (context.signal?.aborted) return await this.#incomplete("interrupted");
@@ -201,7 +238,7 @@ class Run {
     this.#prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
     const inbox = await this.#processes.startInbox({
       runId,
-      total: params.total,
+      total: this.#expected === 0 ? 0 : this.#total,
       recipients: params.recipients,
       profile: params.inbox,
     });
@@ -218,7 +255,7 @@ class Run {
       worker: { queue, log: context.log },
       sender: {
         runId,
-        total: params.total,
+        total: this.#total,
         recipients: params.recipients,
         inboxOrigin: inbox.origin,
         queue,
@@ -229,6 +266,12 @@ class Run {
           ? { concurrency: parallelism }
           : undefined,
         log: context.log,
+        schedule: context.load?.kind === "rate" ? context.load : undefined,
+        senders: context.load?.kind === "senders"
+          ? context.load.senders
+          : undefined,
+        discard: this.#configuration.generator,
+        idle: context.load?.kind === "idle",
       },
     });
     // The process that consumes the queue opened it first; it says which
@@ -251,7 +294,7 @@ class Run {
       runs: context.run?.of ?? 1,
       expected: this.#expected,
       stallSeconds: this.#stallSeconds,
-      timeoutSeconds: params.timeoutSeconds,
+      timeoutSeconds: this.#timeoutSeconds,
       startMs: performance.now(),
       onProgress: context.onProgress,
     });
@@ -275,7 +318,7 @@ class Run {
         nowMs: performance.now(),
         stats,
         sent: this.#sent != null
-          ? params.total
+          ? this.#total
           : sender.latest("progress")?.sent ?? 0,
         sendDone: this.#sent != null,
       });
@@ -291,11 +334,38 @@ class Run {
         }));
       }
       if (verdict === "timed out") {
+        const load = context.load;
+        if (
+          load?.kind === "rate" && this.#timeoutSeconds < params.timeoutSeconds
+        ) {
+          const missing = this.#expected - stats.delivered -
+            stats.goneDeliveries;
+          return await this.#incomplete(
+            `fell behind: ${missing} of ${this.#expected} deliveries had ` +
+              `not arrived ${load.drainSeconds} s after the arrival window ` +
+              "closed",
+          );
+        }
         return await this.#incomplete(
-          `timed out after ${params.timeoutSeconds} s`,
+          `timed out after ${this.#timeoutSeconds} s`,
         );
       }
     }
+    await this.#collect();
+    return this.#result({ status: "ok" });
+  }
+
+  /**
+   * The idle measurement: lets the processes settle, then reads each one's
+   * CPU time, memory and wake-ups across `seconds` with nothing sent.
+   */
+  async #watchIdle(seconds: number): Promise<RunResult> {
+    const signal = this.#context.signal;
+    await sleep(IDLE_SETTLE_MS, signal);
+    const before = this.#processes.sampleActivity();
+    await sleep(seconds * 1000, signal);
+    const after = this.#processes.sampleActivity();
+    this.#idle = idleRecord(seconds, before, after);
     await this.#collect();
     return this.#result({ status: "ok" });
   }
@@ -331,9 +401,13 @@ class Run {
       depth: this.#processes.depthSamples(),
       workers: this.#workers,
       stallTimeoutSeconds: this.#stallSeconds,
-      timeoutSeconds: params.timeoutSeconds,
+      timeoutSeconds: this.#timeoutSeconds,
       server: this.#server,
       implementation: this.#implementation,
+      started: this.#processes.senderStarted(),
+      load: this.#context.load,
+      schedule: this.#schedule,
+      idle: this.#idle,
     });
   }
 }

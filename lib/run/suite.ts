@@ -21,6 +21,7 @@ import {
   type ConfigurationResult,
   type Environment,
   type FanoutMode,
+  GENERATOR_DRIVER,
   type LogSummary,
   type ResultsDocument,
   type RunResult,
@@ -34,6 +35,13 @@ import {
 } from "./runner.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { aggregateRuns } from "../measure/stats.ts";
+import type { RunLoad } from "../workload/plan.ts";
+import {
+  GENERATOR_RUN,
+  loadUnits,
+  needsGenerator,
+  searchMaxRate,
+} from "./steady.ts";
 
 /** Options for {@link runSuite}. */
 export interface SuiteOptions {
@@ -194,6 +202,55 @@ export async function driverAvailability(
   return await driver.availability?.() ?? { available: true };
 }
 
+/** One entry of a suite: a configuration, and what its run(s) send. */
+export interface SuiteEntry {
+  /** The configuration. */
+  readonly configuration: Configuration;
+  /** Its result's id. */
+  readonly id: string;
+  /** What each run sends; a burst of TOTAL when absent. */
+  readonly load?: RunLoad;
+  /** Whether the entry is a max-rate search. */
+  readonly maxRate?: boolean;
+}
+
+/**
+ * The entries of a suite in run order: each configuration once for a burst
+ * suite; under steady load the load generator's own run first, then each
+ * configuration's idle, rate, senders and max-rate entries.
+ */
+export function suiteEntries(
+  configurations: readonly Configuration[],
+  params: SuiteParams,
+  axes: Axes | undefined = params.axes,
+): SuiteEntry[] {
+  const load = params.load;
+  if (load == null) {
+    return configurations.map((configuration) => ({
+      configuration,
+      id: idOf(configuration, axes),
+    }));
+  }
+  const generator: SuiteEntry[] = needsGenerator(load)
+    ? [{
+      configuration: { driver: noneDriver, parallelism: 1, generator: true },
+      id: GENERATOR_DRIVER,
+      load: { kind: "senders", ...GENERATOR_RUN },
+    }]
+    : [];
+  return [
+    ...generator,
+    ...configurations.flatMap((configuration) =>
+      loadUnits(load).map((unit) => ({
+        configuration,
+        id: idOf(configuration, axes) + unit.suffix,
+        load: unit.load,
+        maxRate: unit.maxRate,
+      }))
+    ),
+  ];
+}
+
 /** The parameters that must match for a result to be reused by `--resume`. */
 export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
   const same = (x: unknown, y: unknown) =>
@@ -202,7 +259,8 @@ export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
     a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
     (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1) &&
     same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash) &&
-    same(a.parallelImpl, b.parallelImpl) && same(a.logLevel, b.logLevel);
+    same(a.parallelImpl, b.parallelImpl) && same(a.logLevel, b.logLevel) &&
+    same(a.load, b.load);
 }
 
 function skippedRun(params: SuiteParams, reason: string): RunResult {
@@ -294,14 +352,16 @@ export async function runSuite(
     const configurations = expandConfigurations(
       options.drivers,
       options.parallel,
-      options.baseline ?? false,
+      // Under steady load the generator's row takes the baseline's place.
+      (options.baseline ?? false) && params.load == null,
       params.axes,
       params.parallelImpl,
     );
-    for (const configuration of configurations) {
+    let ceiling = Infinity;
+    for (const entry of suiteEntries(configurations, params)) {
       if (options.signal?.aborted) break;
+      const { configuration, id } = entry;
       const name = configurationName(configuration);
-      const id = idOf(configuration, params.axes);
       const kept = previous.find((r) => r.id === id && r.status === "ok");
       let result: ConfigurationResult;
       if (kept != null) {
@@ -321,28 +381,51 @@ export async function runSuite(
           runResults.push(skippedRun(params, availability.reason));
         } else {
           const log = await FedifyLogFile.open(logDir, id);
-          for (let run = 1; run <= runs; run++) {
-            if (options.signal?.aborted) break;
+          const once = async (load: RunLoad | undefined, run: number) => {
             const outcome = await runOnce(configuration, {
               id,
               params,
               services,
               driverModules: options.driverModules ?? [],
               signal: options.signal,
-              run: { index: run, of: runs },
+              run: { index: run, of: entry.maxRate ? 1 : runs },
               onProgress: options.onProgress,
               log: {
                 path: log.path,
                 level: params.logLevel ?? DEFAULT_LOG_LEVEL,
               },
+              load,
             });
-            runResults.push({ ...outcome, log: await log.runSummary() });
-            // A configuration that did not finish once would only burn its
-            // time limit again: its result says how far the one run got.
-            if (outcome.status !== "ok") break;
+            return { ...outcome, log: await log.runSummary() };
+          };
+          if (entry.maxRate && params.load != null) {
+            try {
+              runResults.push(
+                await searchMaxRate({
+                  load: params.load,
+                  recipients: params.recipients,
+                  ceiling,
+                  probe: (load) => once(load, 1),
+                  signal: options.signal,
+                }),
+              );
+            } catch (error) {
+              if (!options.signal?.aborted) throw error;
+            }
+          } else {
+            for (let run = 1; run <= runs; run++) {
+              if (options.signal?.aborted) break;
+              const outcome = await once(entry.load, run);
+              runResults.push(outcome);
+              // A configuration that did not finish once would only burn
+              // its time limit again: its result says how far the one run
+              // got.
+              if (outcome.status !== "ok") break;
+            }
           }
           logSummary = await log.close();
         }
+        if (runResults.length === 0) break;
         result = {
           ...aggregateRuns(id, name, configuration.parallelism, runResults),
           ...(params.axes == null ? {} : {
@@ -354,6 +437,9 @@ export async function runSuite(
             : { parallelImpl: configuration.parallelImpl }),
           ...(logSummary == null ? {} : { log: logSummary }),
         };
+      }
+      if (configuration.generator && result.callsPerSecond != null) {
+        ceiling = result.callsPerSecond;
       }
       results.push(result);
       options.onResult?.(result, kept != null);

@@ -222,3 +222,68 @@ export function resetPeakRss(pid: number): void {
     } catch { /* not permitted or gone */ }
   }
 }
+
+/** A reading of what a process (or tree) costs while it waits. */
+export interface ActivitySample {
+  /** User + system CPU seconds so far (a tree's as {@link sampleTree}'s). */
+  readonly cpuSeconds: number;
+  /** Resident set size now (VmRSS), bytes, summed over a tree. */
+  readonly rssBytes: number;
+  /**
+   * Context switches of all its threads so far, voluntary and not: how
+   * often it woke; `null` where the kernel does not tell.
+   */
+  readonly contextSwitches: number | null;
+}
+
+/** The first number after `label:` in a `/proc/.../status` text. */
+function statusField(text: string, label: string): number | null {
+  const match = new RegExp(`^${label}:\\s+(\\d+)`, "m").exec(text);
+  return match == null ? null : Number(match[1]);
+}
+
+/** Context switches summed over the threads of one process. */
+function contextSwitches(pid: number): number | null {
+  let sum = 0;
+  try {
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const text = Deno.readTextFileSync(
+          `/proc/${pid}/task/${task.name}/status`,
+        );
+        sum += (statusField(text, "voluntary_ctxt_switches") ?? 0) +
+          (statusField(text, "nonvoluntary_ctxt_switches") ?? 0);
+      } catch { /* the thread ended */ }
+    }
+  } catch {
+    return null;
+  }
+  return sum;
+}
+
+/**
+ * Reads a process, or with `tree` its whole tree, for an idle measurement:
+ * CPU time, current RSS and context switches; `null` if it is gone.
+ */
+export function sampleActivity(
+  pid: number,
+  tree: boolean,
+): ActivitySample | null {
+  let cpuSeconds = 0;
+  let rssBytes = 0;
+  let switches: number | null = 0;
+  let any = false;
+  for (const member of tree ? processTree(pid) : [pid]) {
+    const stat = readStat(member);
+    if (stat == null) continue;
+    any = true;
+    cpuSeconds += stat.cpuSeconds + (tree ? stat.reapedChildrenCpuSeconds : 0);
+    try {
+      const status = Deno.readTextFileSync(`/proc/${member}/status`);
+      rssBytes += (statusField(status, "VmRSS") ?? 0) * 1024;
+    } catch { /* ended meanwhile */ }
+    const own = contextSwitches(member);
+    switches = own == null || switches == null ? null : switches + own;
+  }
+  return any ? { cpuSeconds, rssBytes, contextSwitches: switches } : null;
+}
