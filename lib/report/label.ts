@@ -1,35 +1,137 @@
 /**
  * The display label of a configuration, shared by the Markdown report and
  * the charts so that a configuration reads the same in the table, the notes
- * and the legends.
+ * and the legends; and what kind of row a result is (a burst, or one of the
+ * steady-load measurements), which its label also says.
  *
  * @module
  */
-import { BASELINE_DRIVER } from "../results/types.ts";
+import {
+  BASELINE_DRIVER,
+  GENERATOR_DRIVER,
+  type IdleRecord,
+  type LoadRecord,
+  type MaxRateRecord,
+} from "../results/types.ts";
+
+/** What {@link label} reads of a result. */
+export interface Labelled {
+  /** Driver name. */
+  readonly driver: string;
+  /** `ParallelMessageQueue` workers. */
+  readonly parallelism: number;
+  /** Fedify's fanout option, when the suite sweeps it. */
+  readonly fanout?: string;
+  /** The sender's key size, when the suite sweeps it. */
+  readonly rsaBits?: number;
+  /** The parallel wrapper. */
+  readonly parallelImpl?: string;
+  /** The row's id (`redis-senders-1` names a senders row of one loop). */
+  readonly id?: string;
+  /** Closed-loop send loops of a senders row. */
+  readonly senders?: number;
+  /** The open-loop schedule of a rate row. */
+  readonly load?: Pick<LoadRecord, "nominalRate">;
+  /** The search of a max-rate row. */
+  readonly maxRate?: unknown;
+  /** The measurement of an idle row. */
+  readonly idle?: unknown;
+  /** Per-run figures (where a max-rate record may sit). */
+  readonly runs?: readonly { readonly maxRate?: unknown }[];
+}
 
 /**
- * A display label: `redis ×4`, with the swept axes' values when a suite
- * sweeps fanout or key size: `redis ×4 fanout=skip RSA-4096`, and the
- * parallel wrapper when it is not Fedify's: `redis ×4 awaiting`.
+ * What a row of a results document measured: `burst` (every activity sent
+ * at once, then drained; a senders row, by several send loops), `generator` (the load generator's own run), `idle`, `rate` (an
+ * open-loop run) or `max-rate` (a max-rate search).
  */
-export function label(
-  result: {
-    driver: string;
-    parallelism: number;
-    fanout?: string;
-    rsaBits?: number;
-    parallelImpl?: string;
-  },
-): string {
+export type RowKind = "burst" | "generator" | "idle" | "rate" | "max-rate";
+
+/** The kind of a row; see {@link RowKind}. */
+export function rowKind(result: Labelled): RowKind {
+  if (result.driver === GENERATOR_DRIVER) return "generator";
+  if (result.idle != null) return "idle";
+  if (maxRateOf(result) != null) return "max-rate";
+  if (result.load != null) return "rate";
+  return "burst";
+}
+
+/**
+ * The max-rate record of a row: its own, or its run's when only the run
+ * carries it.
+ */
+export function maxRateOf(result: Labelled): MaxRateRecord | undefined {
+  const own = result.maxRate ?? result.runs?.find((run) => run.maxRate != null)
+    ?.maxRate;
+  return own as MaxRateRecord | undefined;
+}
+
+/** The idle record of a row, typed. */
+export function idleOf(result: Labelled): IdleRecord | undefined {
+  return result.idle as IdleRecord | undefined;
+}
+
+/**
+ * The send loops of a senders row: its {@link RunResult.senders}, or the
+ * number its id ends with (`-senders-1`, where one loop records none);
+ * `undefined` for any other row.
+ */
+export function sendersOf(result: Labelled): number | undefined {
+  if (result.senders != null) return result.senders;
+  const match = result.id?.match(/-senders-(\d+)$/);
+  return match == null ? undefined : Number(match[1]);
+}
+
+/** A rate as labels print it: `8`, `0.5`, `1,000`. */
+export function rateText(rate: number): string {
+  return rate.toLocaleString("en-US", { maximumFractionDigits: 3 });
+}
+
+/**
+ * The label of the configuration alone, whatever it measured: `redis ×4`,
+ * with the swept axes' values when a suite sweeps fanout or key size:
+ * `redis ×4 fanout=skip RSA-4096`, and the parallel wrapper when it is not
+ * Fedify's: `redis ×4 awaiting`.
+ */
+export function configurationLabel(result: Labelled): string {
   let text = result.parallelism > 1
     ? `${result.driver} ×${result.parallelism}`
     : result.driver;
   if (result.parallelImpl != null && result.parallelImpl !== "fedify") {
     text += ` ${result.parallelImpl}`;
   }
-  if (result.fanout != null && result.driver !== BASELINE_DRIVER) {
+  if (
+    result.fanout != null && result.driver !== BASELINE_DRIVER &&
+    result.driver !== GENERATOR_DRIVER
+  ) {
     text += ` fanout=${result.fanout}`;
   }
   if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;
   return text;
+}
+
+/**
+ * A display label: the {@link configurationLabel}, followed by what the row
+ * measured when it is not a burst by one send loop: `redis ×4 rate 8/s`,
+ * `redis idle`, `redis max rate`, `redis 8 senders`; the load generator's
+ * row is `generator`.
+ */
+export function label(result: Labelled): string {
+  const text = configurationLabel(result);
+  switch (rowKind(result)) {
+    case "generator":
+      return text;
+    case "idle":
+      return `${text} idle`;
+    case "max-rate":
+      return `${text} max rate`;
+    case "rate":
+      return `${text} rate ${rateText(result.load!.nominalRate)}/s`;
+    case "burst": {
+      const senders = sendersOf(result);
+      return senders == null
+        ? text
+        : `${text} ${senders} sender${senders === 1 ? "" : "s"}`;
+    }
+  }
 }

@@ -1,61 +1,39 @@
 /**
  * Human and machine-readable reports of a suite: the Markdown table (as the
  * original benchmark printed it, plus accounting, latency and CPU, each
- * median with its min–max over the runs), the machine and software the suite
- * ran on, SVG charts, and atomic writes of `latest.json`, `latest.md` and
+ * median with its min–max over the runs) of the burst runs, the steady-load
+ * sections (`load_tables.ts`), the machine and software the suite ran on, SVG
+ * charts, and atomic writes of `latest.json`, `latest.md` and
  * `charts/*.svg`.
  *
  * @module
  */
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
-import { label } from "./label.ts";
+import {
+  cell,
+  cpuMs,
+  deliveredCell,
+  integer,
+  latency,
+  perSecond,
+  seconds,
+} from "./cells.ts";
+import { rateText, rowKind } from "./label.ts";
+import { loadSections, type Section } from "./load_tables.ts";
 import { renderEnvironment } from "../measure/environment.ts";
 import { alignedTable } from "./markdown_table.ts";
+import { rowNotes, standInNote, tableLabel } from "./notes.ts";
 import type {
   ConfigurationResult,
-  CrashRecord,
-  RestartRecord,
+  LoadParams,
   ResultsDocument,
 } from "../results/types.ts";
 
 /** Also here for the modules that import it with the table. */
 export { label } from "./label.ts";
 
-const integer = new Intl.NumberFormat("en-US");
-
-/** A unit of a column: how to print a median and, bare, its min and max. */
-interface Unit {
-  readonly scale: number;
-  readonly suffix: string;
-  readonly digits: number;
-}
-
-function cell(
-  result: ConfigurationResult,
-  key: string,
-  value: number | null | undefined,
-  pickUnit: (value: number) => Unit,
-): string {
-  if (value == null) return "—";
-  const unit = pickUnit(value);
-  const bare = (n: number) => (n / unit.scale).toFixed(unit.digits);
-  const spread = result.spread?.[key];
-  const range = spread == null
-    ? ""
-    : ` (${bare(spread.min)}–${bare(spread.max)})`;
-  return `${bare(value)}${unit.suffix}${range}`;
-}
-
-const SECONDS: Unit = { scale: 1, suffix: " s", digits: 2 };
-const seconds = () => SECONDS;
-const latency = (ms: number): Unit =>
-  ms >= 1000
-    ? { scale: 1000, suffix: " s", digits: 2 }
-    : { scale: 1, suffix: " ms", digits: ms >= 100 ? 0 : 1 };
-const perSecond = (): Unit => ({ scale: 1, suffix: "/s", digits: 1 });
-const cpuMs = (): Unit => ({ scale: 1, suffix: " ms", digits: 2 });
-
+/** Deliveries per second, `so far` for a run that did not finish. */
 function rate(result: ConfigurationResult): string {
   const text = cell(
     result,
@@ -66,39 +44,65 @@ function rate(result: ConfigurationResult): string {
   return result.status === "ok" || text === "—" ? text : `${text} so far`;
 }
 
-function deliveredCell(result: ConfigurationResult): string {
-  if (result.status === "skipped") return "—";
-  const share = result.expected > 0
-    ? ` (${(100 * result.delivered / result.expected).toFixed(1)}%)`
-    : "";
-  return `${integer.format(result.delivered)} / ${
-    integer.format(result.expected)
-  }${result.delivered === result.expected ? "" : share}`;
+/** The rows of the burst table: every row that is no steady-load one. */
+function burstRows(document: ResultsDocument): ConfigurationResult[] {
+  return document.results.filter((r) => rowKind(r) === "burst");
 }
 
-/** One line on a crash the run inflicted. */
-function crashNote(result: ConfigurationResult, crash: CrashRecord): string {
-  const what = crash.target === "worker"
-    ? "consuming process killed with SIGKILL and a fresh one started"
-    : "queue server killed with SIGKILL and restarted on the same data";
-  return `- **${label(result)}**: ${what} at ${
-    crash.atSeconds.toFixed(2)
-  } s, ` +
-    `after ${integer.format(crash.deliveredBefore)} deliveries`;
+/**
+ * Whether the burst table is shown: when it has rows, or when there is
+ * nothing else to show.
+ */
+function showsBurst(
+  document: ResultsDocument,
+  sections: readonly Section[],
+): boolean {
+  return burstRows(document).length > 0 || sections.length === 0;
 }
 
-/** One line on a worker that exited on its own and was started again. */
-function restartNote(
-  result: ConfigurationResult,
-  restart: RestartRecord,
-): string {
-  return `- **${label(result)}**: at ${restart.atSeconds.toFixed(2)} s, ` +
-    `after ${integer.format(restart.deliveredBefore)} deliveries, the ` +
-    `${restart.exit}; a fresh worker was started, as a supervisor would`;
-}
-
-/** Renders the results as a Markdown table followed by notes on non-ok rows. */
+/**
+ * Renders the results as Markdown: the table of burst runs followed by notes
+ * on non-ok rows, then each steady-load section the document has (a
+ * heading, its table and its notes), as printed at the end of a run.
+ */
 export function renderTable(document: ResultsDocument): string {
+  const sections = loadSections(document);
+  const parts = showsBurst(document, sections) ? [burstTable(document)] : [];
+  return [...parts, ...sectionTexts(document, sections, false)].join("\n");
+}
+
+/**
+ * Each section as Markdown: heading, table, notes, and with `legend` the
+ * lines on its columns; the stand-in footnote goes to the first section with
+ * a stand-in when the burst table did not give it.
+ */
+function sectionTexts(
+  document: ResultsDocument,
+  sections: readonly Section[],
+  legend: boolean,
+): string[] {
+  const burst = showsBurst(document, sections) ? burstRows(document) : [];
+  let footnote = standInNote(burst) == null
+    ? standInNote(document.results.filter((r) => rowKind(r) !== "burst"))
+    : null;
+  return sections.map((section) => {
+    const notes = [...section.notes];
+    if (footnote != null && section.table.includes(" † ")) {
+      notes.unshift(footnote);
+      footnote = null;
+    }
+    const lines = [
+      ...(notes.length > 0 ? ["", ...notes] : []),
+      ...(legend ? ["", ...section.legend] : []),
+    ];
+    return `## ${section.title}\n\n${section.table}\n` +
+      (lines.length > 0 ? lines.join("\n") + "\n" : "");
+  });
+}
+
+/** The table of burst runs and the notes on them. */
+function burstTable(document: ResultsDocument): string {
+  const results = burstRows(document);
   const header = [
     "Configuration",
     "Status",
@@ -114,11 +118,11 @@ export function renderTable(document: ResultsDocument): string {
     "= total",
   ];
   // Crash runs add a column: deliveries that never arrived after the crash.
-  const crashRuns = document.results.some((r) => r.lost != null);
+  const crashRuns = results.some((r) => r.lost != null);
   if (crashRuns) header.splice(7, 0, "Lost");
-  const rows = document.results.map((r) => {
+  const rows = results.map((r) => {
     const row = [
-      label(r) + (isStandIn(r) ? " †" : ""),
+      tableLabel(r),
       r.status,
       cell(r, "sendSeconds", r.sendSeconds, seconds),
       cell(r, "receiveSeconds", r.receiveSeconds, seconds),
@@ -137,60 +141,11 @@ export function renderTable(document: ResultsDocument): string {
     return row;
   });
   const table = alignedTable(header, rows, [0, 1]);
-  const standIns = document.results.filter(isStandIn);
-  const notes = document.results.flatMap((r) => {
-    const out: string[] = [];
-    for (const crash of r.crashes ?? []) out.push(crashNote(r, crash));
-    for (const restart of r.restarts ?? []) out.push(restartNote(r, restart));
-    if (r.status !== "ok") {
-      out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
-    }
-    if (r.status !== "skipped" && (r.unexpected > 0 || r.sendErrors > 0)) {
-      out.push(
-        `- **${label(r)}**: ${r.unexpected} unexpected inbox requests, ` +
-          `${r.sendErrors} failed sends`,
-      );
-    }
-    if (r.duplicatesPerActivity != null) {
-      out.push(
-        `- **${label(r)}**: duplicate arrivals per activity, largest first: ` +
-          r.duplicatesPerActivity.map((n) => integer.format(n)).join(", "),
-      );
-    }
-    if (r.log != null && r.log.warnings + r.log.errors > 0) {
-      out.push(
-        `- **${label(r)}**: Fedify logged ${
-          integer.format(r.log.warnings)
-        } warnings and ${integer.format(r.log.errors)} errors` +
-          (r.log.path == null ? "" : ` (\`${r.log.path}\`)`),
-      );
-    }
-    for (const o of r.outliers ?? []) {
-      out.push(
-        `- **${label(r)}**: run ${o.run + 1} is an outlier in ${o.metric} ` +
-          `(${o.value.toFixed(2)} against a median of ${o.median.toFixed(2)})`,
-      );
-    }
-    return out;
-  });
-  if (standIns.length > 0) {
-    const specifiers = [
-      ...new Set(standIns.map((r) => `\`${r.implementation!.specifier}\``)),
-    ];
-    notes.unshift(
-      `- **†** stand-in: the project's own implementation of ${
-        specifiers.join(", ")
-      } (the official package is not on this registry); see the README's ` +
-        "fidelity table for how it differs",
-    );
-  }
+  const notes = results.flatMap(rowNotes);
+  const footnote = standInNote(results);
+  if (footnote != null) notes.unshift(footnote);
   return table +
     (notes.length > 0 ? "\n\n" + notes.join("\n") : "") + "\n";
-}
-
-/** Whether a result measured a stand-in rather than the official package. */
-function isStandIn(result: ConfigurationResult): boolean {
-  return result.implementation?.official === false;
 }
 
 /**
@@ -213,10 +168,37 @@ export function renderMarkdown(
 ): string {
   const p = document.params;
   const runs = p.runs ?? 1;
+  const sections = loadSections(document);
   const figures = charts.map((c) =>
     `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n`
   )
     .join("\n");
+  const burst = showsBurst(document, sections)
+    ? `${burstTable(document)}
+- **Send**: the app's loop of \`sendActivity\` calls (the API's response time).
+- **Receive**: first to last delivery at the inbox.
+- **Total**: first \`sendActivity\` call to last delivery.
+- **Deliveries/s**: distinct deliveries ÷ total.
+- **p99 latency**: per delivery, arrival minus the start of its activity's
+  \`sendActivity\` call.
+${
+      document.results.some((r) => r.lost != null)
+        ? "- **Lost**: deliveries that never arrived after the crash; the run\n" +
+          "  waits for the stall timeout before it calls them lost.\n"
+        : ""
+    }- **CPU/delivery**: CPU time (user + system, start-up excluded) per
+  distinct delivery: **app** is the sender and worker processes, **server**
+  the queue server the bench started (its whole process tree; a dash when
+  there is none or it was the user's own), **total** their sum.
+- **baseline**: no queue and no \`sendActivity\`: every delivery signed and
+  POSTed directly, as many at once as the parallelism; the floor.
+${logNote(document)}
+A configuration that did not finish shows no times, only how far it got.
+
+`
+    : "";
+  const loaded = sectionTexts(document, sections, true)
+    .map((text) => text + "\n").join("");
   return `# Fedify outbox queue benchmark results
 
 ${integer.format(p.total)} activities × ${
@@ -231,33 +213,49 @@ ${integer.format(p.total)} activities × ${
 Started ${document.startedAt}, finished ${
     document.finishedAt ?? "(still running)"
   }.
-
-${renderTable(document)}
-- **Send**: the app's loop of \`sendActivity\` calls (the API's response time).
-- **Receive**: first to last delivery at the inbox.
-- **Total**: first \`sendActivity\` call to last delivery.
-- **Deliveries/s**: distinct deliveries ÷ total.
-- **p99 latency**: per delivery, arrival minus the start of its activity's
-  \`sendActivity\` call.
-${
-    document.results.some((r) => r.lost != null)
-      ? "- **Lost**: deliveries that never arrived after the crash; the run\n" +
-        "  waits for the stall timeout before it calls them lost.\n"
-      : ""
-  }- **CPU/delivery**: CPU time (user + system, start-up excluded) per
-  distinct delivery: **app** is the sender and worker processes, **server**
-  the queue server the bench started (its whole process tree; a dash when
-  there is none or it was the user's own), **total** their sum.
-- **baseline**: no queue and no \`sendActivity\`: every delivery signed and
-  POSTed directly, as many at once as the parallelism; the floor.
-${logNote(document)}
-A configuration that did not finish shows no times, only how far it got.
-
-${figures}${
+${p.load == null ? "" : loadSentence(p.load, p.recipients)}
+${burst}${loaded}${
+    sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
+  }${figures}${
     document.environment == null
       ? ""
       : "\n## Environment\n\n" + renderEnvironment(document.environment)
   }`;
+}
+
+/**
+ * The steady-load settings in a sentence (with its final newline): what the
+ * rate runs offered, and which other measurements the suite made.
+ */
+export function loadSentence(load: LoadParams, recipients: number): string {
+  const list = (values: readonly number[]) => values.map(rateText).join(", ");
+  const parts: string[] = [];
+  if (load.rates.length > 0) {
+    parts.push(
+      `rate runs at ${list(load.rates)} activities/s (× ${
+        integer.format(recipients)
+      } recipients), ${load.arrivals === "poisson" ? "Poisson" : "fixed"} ` +
+        `arrivals (seed ${load.seed}) over ${
+          rateText(load.durationSeconds)
+        } s, then up to ${rateText(load.drainSeconds)} s to drain`,
+    );
+  }
+  if (load.senders.length > 0) {
+    parts.push(`bursts by ${list(load.senders)} concurrent send loops`);
+  }
+  if (load.maxRate != null) {
+    parts.push(
+      `a max-rate search from ${
+        rateText(load.maxRate.startRate)
+      } activities/s with p99 under ${
+        rateText(load.maxRate.latencyBoundMs / 1000)
+      } s, up to ${rateText(load.maxRate.timeBoxSeconds)} s per configuration`,
+    );
+  }
+  if (load.idleSeconds != null) {
+    parts.push(`${rateText(load.idleSeconds)} s idle`);
+  }
+  return parts.length === 0 ? "" : `Steady load: ${parts.join("; ")}.\n`;
 }
 
 /**

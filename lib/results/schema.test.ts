@@ -9,6 +9,7 @@ import addFormats from "ajv-formats";
 import { loadDrivers } from "../../drivers/mod.ts";
 import type { ResultsDocument } from "./types.ts";
 import { runSuite } from "../run/suite.ts";
+import { steadyDocument } from "../testing/load_fixtures.ts";
 
 const schema = JSON.parse(
   await Deno.readTextFile(
@@ -98,6 +99,26 @@ Deno.test("the schema rejects a time on an unfinished run", () => {
   run.receiveSeconds = null as unknown as number;
   run.totalSeconds = null as unknown as number;
   assert.equal(validate(document), true, JSON.stringify(validate.errors));
+});
+
+Deno.test("a steady-load document matches the schema", () => {
+  const document = steadyDocument();
+  assertValid(document);
+  assertAccounted(document);
+});
+
+Deno.test("the schema rejects a rate run whose verdict is neither", () => {
+  const validate = validator();
+  const document = structuredClone(steadyDocument());
+  const rate = document.results.find((r) =>
+    r.load != null && r.id !== "generator"
+  )!;
+  (rate.load as { verdict: string }).verdict = "maybe";
+  assert.equal(validate(document), false);
+  assert.ok(
+    validate.errors?.some((e) => e.instancePath.endsWith("/load/verdict")),
+    JSON.stringify(validate.errors),
+  );
 });
 
 Deno.test({

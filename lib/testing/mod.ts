@@ -2,8 +2,9 @@
  * Helpers for the test suite: its face.  Processes and files a test checks
  * on, a driver's round trip, and (re-exported) the fixtures of the modules
  * beside this one: running `deno`, servers and their clients, queues on
- * their own, and suites with exact accounting.  Synthetic results documents
- * and misbehaving drivers have modules of their own.
+ * their own, suites with exact accounting, and the synthetic steady-load
+ * document.  The charts' synthetic documents and misbehaving drivers have
+ * modules of their own.
  *
  * @module
  */
@@ -24,6 +25,7 @@ export {
   type RecordOptions,
   waitFor,
 } from "./queues.ts";
+export { LOAD_PARAMS, loadRecord, steadyDocument } from "./load_fixtures.ts";
 export { assertExactAccounting, inboxStats, smallSuiteParams } from "./runs.ts";
 export {
   rejectsWithin,

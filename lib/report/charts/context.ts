@@ -6,7 +6,7 @@
  * @module
  */
 import type { TopLevelSpec } from "vega-lite";
-import { label } from "../label.ts";
+import { label, rowKind } from "../label.ts";
 import { MAX_POINTS } from "./resample.ts";
 import { paletteColor } from "./theme.ts";
 import type {
@@ -28,7 +28,10 @@ export interface ChartSpec {
 export interface Context {
   /** The document drawn. */
   readonly document: ResultsDocument;
-  /** Configurations with a display label, in document order. */
+  /**
+   * Configurations with a display label, in document order: the burst rows
+   * (steady-load rows have charts of their own, `load.ts` and `idle.ts`).
+   */
   readonly entries: readonly Entry[];
   /** Every label that may get a colour, and its colour. */
   readonly colors: { readonly domain: string[]; readonly range: string[] };
@@ -59,13 +62,14 @@ export interface TimeUnit {
 }
 
 /**
- * Reads the context of the charts from the document: labels in document
- * order, a colour for every configuration with something to draw (failed and
- * skipped ones without data get none, so that colours are not spent on them),
- * the time unit and the subtitle.
+ * Reads the context of the charts from the document: labels of the burst
+ * rows in document order, a colour for every configuration with something
+ * to draw (failed and skipped ones without data get none, so that colours
+ * are not spent on them), the time unit and the subtitle.
  */
 export function chartContext(document: ResultsDocument): Context {
-  const entries = document.results.map((result) => ({
+  const bursts = document.results.filter((r) => rowKind(r) === "burst");
+  const entries = bursts.map((result) => ({
     result,
     label: result.status === "ok"
       ? label(result)

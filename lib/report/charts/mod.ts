@@ -2,11 +2,13 @@
  * SVG charts of a suite's results, rendered headless with Vega-Lite and Vega
  * (no browser, no canvas): send and receive times, cumulative deliveries,
  * latency percentiles, delivery rate and queue depth over time, and
- * throughput against parallelism.
+ * throughput against parallelism; under steady load, latency against offered
+ * rate, backlog over time and idle CPU.
  *
  * The charts' parts live beside this module: `theme.ts` (size, fonts,
  * colours), `context.ts` (what every chart reads from the document),
- * `resample.ts` (merging long series), `text.ts` (text measurement without a
+ * `load_context.ts` (what the steady-load charts read), `resample.ts`
+ * (merging long series), `text.ts` (text measurement without a
  * canvas), `format.ts` (numbers in titles) and one module per kind of chart.
  *
  * @module
@@ -14,7 +16,10 @@
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { chartContext } from "./context.ts";
+import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
+import { backlogChart, loadLatencyChart } from "./load.ts";
+import { loadContext } from "./load_context.ts";
 import { scalingChart } from "./scaling.ts";
 import { sendReceiveChart } from "./send_receive.ts";
 import { measuringHelvetica } from "./text.ts";
@@ -34,13 +39,14 @@ export interface Chart {
 /**
  * Renders every chart that the document has data for, in a fixed order:
  * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
- * `scaling`.
+ * `scaling`, `load-latency`, `backlog`, `idle-cpu`.
  * The same document always gives the same SVG text.
  */
 export async function renderCharts(
   document: ResultsDocument,
 ): Promise<Chart[]> {
   const context = chartContext(document);
+  const load = loadContext(document);
   const specs = [
     sendReceiveChart(context),
     cumulativeChart(context),
@@ -48,6 +54,9 @@ export async function renderCharts(
     rateChart(context),
     queueDepthChart(context),
     scalingChart(context),
+    loadLatencyChart(load),
+    backlogChart(load),
+    idleCpuChart(load),
   ].filter((chart) => chart != null);
   // Vega keeps global state (text metrics, SVG ids): one render at a time.
   const turn = queue.then(() =>

@@ -1,0 +1,216 @@
+import assert from "node:assert/strict";
+import { label } from "./label.ts";
+import { loadSections, probeList } from "./load_tables.ts";
+import { renderMarkdown, renderTable } from "./markdown.ts";
+import { result, syntheticDocument } from "../testing/chart_fixtures.ts";
+import { steadyDocument } from "../testing/load_fixtures.ts";
+import type { ResultsDocument } from "../results/types.ts";
+
+/** The cells of the row whose label is `name` in the section `title`. */
+function row(text: string, title: string, name: string): string[] {
+  const section = text.split("## ").find((s) => s.startsWith(title));
+  assert.ok(section != null, `no section ${title} in:\n${text}`);
+  const line = section.split("\n").find((l) => l.startsWith(`| ${name} `));
+  assert.ok(line != null, `no row for ${name} in:\n${section}`);
+  return line.split("|").slice(1, -1).map((c) => c.trim());
+}
+
+Deno.test("label: what a steady-load row measured, burst rows unchanged", () => {
+  const labels = steadyDocument().results.map(label);
+  assert.deepEqual(labels, [
+    "generator",
+    "redis idle",
+    "redis rate 8/s",
+    "redis rate 64/s",
+    "redis 8 senders",
+    "redis max rate",
+    "postgres ×4 idle",
+    "postgres ×4 rate 8/s",
+    "postgres ×4 rate 64/s",
+    "postgres ×4 max rate",
+  ]);
+  assert.equal(
+    label({ driver: "redis", parallelism: 4, parallelImpl: "awaiting" }),
+    "redis ×4 awaiting",
+  );
+  assert.equal(
+    label({ driver: "redis", parallelism: 1, id: "redis-senders-1" }),
+    "redis 1 sender",
+  );
+  assert.equal(
+    label({
+      driver: "sqlite",
+      parallelism: 1,
+      load: { nominalRate: 0.5 },
+      rsaBits: 4096,
+    }),
+    "sqlite RSA-4096 rate 0.5/s",
+  );
+});
+
+Deno.test("steady-load sections come in a fixed order, burst rows alone in the first table", () => {
+  const document = steadyDocument();
+  assert.deepEqual(loadSections(document).map((s) => s.title), [
+    "Load generator",
+    "Steady load",
+    "Sustained rate",
+    "Idle cost",
+    "Concurrent senders",
+  ]);
+  const table = renderTable(document);
+  const burst = table.slice(0, table.indexOf("## "));
+  assert.match(burst, /\| redis 8 senders \| ok /);
+  assert.doesNotMatch(burst, /rate|idle|generator|max rate/);
+  assert.deepEqual(loadSections(syntheticDocument()), []);
+});
+
+Deno.test("the load generator's row: asked, offered, achieved and start lag", () => {
+  const cells = row(
+    renderTable(steadyDocument()),
+    "Load generator",
+    "generator",
+  );
+  assert.deepEqual(cells, [
+    "generator",
+    "4,000/s",
+    "3,990/s",
+    "3,120/s",
+    "0.4 ms",
+    "3.6 ms",
+    "ok",
+  ]);
+});
+
+Deno.test("rate rows: offered, achieved ± noise with spread, verdict, latency from schedule", () => {
+  const table = renderTable(steadyDocument());
+  assert.deepEqual(row(table, "Steady load", "redis rate 8/s"), [
+    "redis rate 8/s",
+    "8.16/s",
+    "81.6/s",
+    "8.00/s ±0.24 (7.90–8.10)",
+    "kept up",
+    "3",
+    "20.0 ms (19.8–20.3)",
+    "80.0 ms (63.2–64.8)",
+    "8.0 ms",
+    "800 / 800",
+    "ok",
+  ]);
+  const behind = row(table, "Steady load", "redis rate 64/s");
+  assert.equal(behind[4], "fell behind");
+  assert.equal(behind[5], "2,200");
+  assert.equal(behind[7], "16.00 s");
+  assert.equal(behind[9], "5,200 / 6,400 (81.3%)");
+  assert.equal(behind[10], "incomplete");
+  assert.match(
+    table,
+    /- \*\*redis rate 64\/s\*\* incomplete: 1,200 deliveries still missing/,
+  );
+});
+
+Deno.test("max-rate rows: the sustained rate, or below the lowest failed probe", () => {
+  const document = steadyDocument();
+  const table = renderTable(document);
+  assert.deepEqual(row(table, "Sustained rate", "redis"), [
+    "redis",
+    "16.0/s",
+    "160/s",
+    "80.0 ms",
+    "5.00 s",
+    "bracketed",
+    "4✓ 8✓ 16✓ 32✗",
+    "120.40 s",
+  ]);
+  const none = row(table, "Sustained rate", "postgres ×4");
+  assert.deepEqual(none.slice(1, 4), ["< 4/s", "—", "—"]);
+  assert.equal(none[5], "lowest rate failed");
+  assert.equal(probeList(document.results.at(-1)!.maxRate!), "4✗");
+});
+
+Deno.test("idle rows: CPU, RSS and wakeups per role, and the total", () => {
+  const text = renderTable(steadyDocument());
+  const section = text.slice(text.indexOf("## Idle cost"));
+  const lines = section.split("\n").filter((l) => l.startsWith("| postgres"));
+  const cells = lines.map((l) =>
+    l.split("|").slice(2, -1).map((c) => c.trim())
+  );
+  assert.deepEqual(cells, [
+    ["sender", "1.9%", "80.0 MiB", "19.5/s"],
+    ["worker ×2", "6.5%", "160.0 MiB", "65.0/s"],
+    // The server's wakeups are unknown, so the total's are too.
+    ["server", "1.3%", "80.0 MiB", "—"],
+    ["total", "9.8%", "320.0 MiB", "—"],
+  ]);
+});
+
+Deno.test("senders rows: sendActivity percentiles and calls per second", () => {
+  assert.deepEqual(
+    row(renderTable(steadyDocument()), "Concurrent senders", "redis"),
+    ["redis", "8", "12.0 ms", "48.0 ms", "40.0/s", "ok"],
+  );
+});
+
+Deno.test("latest.md says how the load was offered and explains each section", () => {
+  const markdown = renderMarkdown(steadyDocument(), [
+    { name: "load-latency", title: "Latency against offered rate", svg: "" },
+  ]);
+  assert.match(
+    markdown,
+    /Steady load: rate runs at 8, 64 activities\/s \(× 10 recipients\), Poisson arrivals/,
+  );
+  for (
+    const heading of [
+      "## Load generator",
+      "## Steady load",
+      "## Sustained rate",
+      "## Idle cost",
+      "## Concurrent senders",
+      "## Charts",
+    ]
+  ) {
+    assert.ok(markdown.includes(`\n${heading}\n`), heading);
+  }
+  assert.match(markdown, /\*\*Verdict\*\*: \*fell behind\*/);
+  assert.ok(
+    markdown.indexOf("## Concurrent senders") < markdown.indexOf("## Charts"),
+  );
+});
+
+Deno.test("a document of steady-load rows alone has no burst table", () => {
+  const document = steadyDocument();
+  const loadOnly: ResultsDocument = {
+    ...document,
+    results: document.results.filter((r) => !r.id.includes("senders")),
+  };
+  const table = renderTable(loadOnly);
+  assert.ok(table.startsWith("## Load generator\n"), table);
+  assert.doesNotMatch(renderMarkdown(loadOnly), /\*\*Send\*\*: the app's loop/);
+});
+
+Deno.test("stand-ins among steady-load rows get the footnote once", () => {
+  const document = steadyDocument();
+  const standIn = {
+    specifier: "@fedify/denokv",
+    resolved: "file:///x/drivers/standins/denokv.ts",
+    official: false,
+    version: null,
+  };
+  const table = renderTable({
+    ...document,
+    results: [
+      ...document.results.filter((r) => !r.id.includes("senders")),
+      {
+        ...result("deno-kv", 1, "ok", {
+          expected: 0,
+          delivered: 0,
+          missing: 0,
+          implementation: standIn,
+          idle: { seconds: 20, processes: [] },
+        }),
+        id: "deno-kv-idle",
+      },
+    ],
+  });
+  assert.equal(table.match(/\*\*†\*\* stand-in/g)?.length, 1);
+  assert.match(table, /\| deno-kv † /);
+});

@@ -1,0 +1,103 @@
+/**
+ * The notes under the report's tables: what a row's figures alone do not
+ * say (crashes and restarts, why it is not `ok`, stray requests, duplicate
+ * arrivals, Fedify's log, outlying runs) and the footnote on stand-ins.
+ *
+ * @module
+ */
+import { integer } from "./cells.ts";
+import { label } from "./label.ts";
+import type {
+  ConfigurationResult,
+  CrashRecord,
+  RestartRecord,
+} from "../results/types.ts";
+
+/** One line on a crash the run inflicted. */
+function crashNote(result: ConfigurationResult, crash: CrashRecord): string {
+  const what = crash.target === "worker"
+    ? "consuming process killed with SIGKILL and a fresh one started"
+    : "queue server killed with SIGKILL and restarted on the same data";
+  return `- **${label(result)}**: ${what} at ${
+    crash.atSeconds.toFixed(2)
+  } s, ` +
+    `after ${integer.format(crash.deliveredBefore)} deliveries`;
+}
+
+/** One line on a worker that exited on its own and was started again. */
+function restartNote(
+  result: ConfigurationResult,
+  restart: RestartRecord,
+): string {
+  return `- **${label(result)}**: at ${restart.atSeconds.toFixed(2)} s, ` +
+    `after ${integer.format(restart.deliveredBefore)} deliveries, the ` +
+    `${restart.exit}; a fresh worker was started, as a supervisor would`;
+}
+
+/** The notes on one row, as Markdown list items, in a fixed order. */
+export function rowNotes(r: ConfigurationResult): string[] {
+  const out: string[] = [];
+  for (const crash of r.crashes ?? []) out.push(crashNote(r, crash));
+  for (const restart of r.restarts ?? []) out.push(restartNote(r, restart));
+  if (r.status !== "ok") {
+    out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
+  }
+  if (r.status !== "skipped" && (r.unexpected > 0 || r.sendErrors > 0)) {
+    out.push(
+      `- **${label(r)}**: ${r.unexpected} unexpected inbox requests, ` +
+        `${r.sendErrors} failed sends`,
+    );
+  }
+  if (r.duplicatesPerActivity != null) {
+    out.push(
+      `- **${label(r)}**: duplicate arrivals per activity, largest first: ` +
+        r.duplicatesPerActivity.map((n) => integer.format(n)).join(", "),
+    );
+  }
+  if (r.log != null && r.log.warnings + r.log.errors > 0) {
+    out.push(
+      `- **${label(r)}**: Fedify logged ${
+        integer.format(r.log.warnings)
+      } warnings and ${integer.format(r.log.errors)} errors` +
+        (r.log.path == null ? "" : ` (\`${r.log.path}\`)`),
+    );
+  }
+  for (const o of r.outliers ?? []) {
+    out.push(
+      `- **${label(r)}**: run ${o.run + 1} is an outlier in ${o.metric} ` +
+        `(${o.value.toFixed(2)} against a median of ${o.median.toFixed(2)})`,
+    );
+  }
+  return out;
+}
+
+/** Whether a result measured a stand-in rather than the official package. */
+export function isStandIn(result: ConfigurationResult): boolean {
+  return result.implementation?.official === false;
+}
+
+/** A row's label in a table: with `†` when it measured a stand-in. */
+export function tableLabel(
+  result: ConfigurationResult,
+  text = label(result),
+): string {
+  return text + (isStandIn(result) ? " †" : "");
+}
+
+/**
+ * The footnote on the `†` of stand-ins among `results`, naming the packages
+ * they stand in for; `null` when none of them is one.
+ */
+export function standInNote(
+  results: readonly ConfigurationResult[],
+): string | null {
+  const standIns = results.filter(isStandIn);
+  if (standIns.length === 0) return null;
+  const specifiers = [
+    ...new Set(standIns.map((r) => `\`${r.implementation!.specifier}\``)),
+  ];
+  return `- **†** stand-in: the project's own implementation of ${
+    specifiers.join(", ")
+  } (the official package is not on this registry); see the README's ` +
+    "fidelity table for how it differs";
+}
