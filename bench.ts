@@ -18,7 +18,11 @@ import {
   UsageError,
 } from "./lib/cli/params.ts";
 import { renderTable } from "./lib/report/markdown.ts";
-import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
+import type {
+  ConfigurationResult,
+  ResultsDocument,
+  SuiteParams,
+} from "./lib/results/types.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
@@ -98,6 +102,15 @@ function progressPrinter(): (progress: Progress) => void {
       quietly(() => console.error(text));
     }
   };
+}
+
+/**
+ * Whether an incomplete row is a steady-load measurement that ended as
+ * measured: a rate run that fell behind and did not drain, or a max-rate
+ * search whose probes failed.  The status says so; the bench did its job.
+ */
+function measuredLoad(result: ConfigurationResult): boolean {
+  return result.maxRate != null || result.load?.verdict === "fell-behind";
 }
 
 async function main(): Promise<number> {
@@ -238,7 +251,7 @@ async function main(): Promise<number> {
   if (interrupter.interrupted) return 130;
   if (!saved.ok) return 1;
   return document.results.some((r) =>
-      r.status === "failed" || r.status === "incomplete"
+      r.status === "failed" || (r.status === "incomplete" && !measuredLoad(r))
     )
     ? 1
     : 0;

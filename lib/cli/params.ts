@@ -286,8 +286,9 @@ Limits and output:
 Servers: REDIS_URL, POSTGRES_URL, AMQP_URL and MYSQL_URL are used when set;
 otherwise the bench starts throwaway servers if they are installed.
 
-Exit codes: 0 every configuration that ran is ok; 1 some are failed or
-incomplete, or the final write to OUT failed (the results are then in a
+Exit codes: 0 every configuration that ran is ok (a rate run that fell behind,
+or a max-rate search, counts as measured); 1 some are failed or incomplete, or
+the final write to OUT failed (the results are then in a
 fallback file it names, or on stdout); 2 bad input, or an --out that cannot be
 written (checked before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`;
 

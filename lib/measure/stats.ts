@@ -283,6 +283,9 @@ export function aggregateRuns(
       : { callsPerSecond: representative.callsPerSecond }),
     ...(representative.load == null ? {} : { load: representative.load }),
     ...(representative.idle == null ? {} : { idle: representative.idle }),
+    ...(representative.maxRate == null
+      ? {}
+      : { maxRate: representative.maxRate }),
     runs: [...runs],
     spread: spreads(runs),
     outliers: outliers(runs),

@@ -373,7 +373,7 @@ export interface RunResult {
   readonly timeline?: Timeline | null;
   /** Fedify's own log of the sender and worker processes. */
   readonly log?: LogSummary;
-  /** Closed-loop send loops (`--senders`) when more than one ran at once. */
+  /** Closed-loop send loops of a `--senders` run (and the generator's row). */
   readonly senders?: number;
   /**
    * In a closed-loop run (`--senders`, and the load generator's row):

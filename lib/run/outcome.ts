@@ -192,9 +192,7 @@ export function buildRunResult(run: RunObservations): RunResult {
     timeline: sent == null || run.arrivals == null
       ? null
       : buildTimeline(run.arrivals.firstArrival, sent.sendStart, run.depth),
-    ...(run.load?.kind === "senders" && run.load.senders > 1
-      ? { senders: run.load.senders }
-      : {}),
+    ...(run.load?.kind === "senders" ? { senders: run.load.senders } : {}),
     ...(run.load?.kind === "senders" && sent != null &&
         sent.sendEnd > sent.sendStart
       ? {
