@@ -202,8 +202,10 @@ export interface IdleProcess {
   /** Resident set size at the end of the window, bytes. */
   readonly rssBytes: number | null;
   /**
-   * Context switches of all its threads over the window (voluntary and
-   * not): how often it woke; `null` where `/proc` cannot tell.
+   * Context switches over the window (voluntary and not) of every thread
+   * alive at its end (for a server, of its whole tree): how often it woke.
+   * Threads that ended within the window are not counted, so it is a lower
+   * bound; `null` where `/proc` cannot tell.
    */
   readonly wakeups: number | null;
 }

@@ -13,7 +13,7 @@ import type { SentMessage } from "../ipc/messages.ts";
 import type { Implementation } from "../measure/implementation.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { buildTimeline } from "../measure/timeline.ts";
-import type { ProcessSample } from "../system/procstat.ts";
+import { type ProcessSample, switchesBetween } from "../system/procstat.ts";
 import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import type { ActivityReading } from "./processes.ts";
@@ -255,9 +255,8 @@ export function idleRecord(
         ? roundTo((last.cpuSeconds - start.cpuSeconds) * 100 / seconds, 2)
         : null,
       rssBytes: last?.rssBytes ?? null,
-      wakeups: both && last.contextSwitches != null &&
-          start.contextSwitches != null
-        ? last.contextSwitches - start.contextSwitches
+      wakeups: both
+        ? switchesBetween(start.threadSwitches, last.threadSwitches)
         : null,
     };
   });

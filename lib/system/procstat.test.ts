@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { parseStat, sampleTree } from "./procstat.ts";
+import {
+  parseStat,
+  sampleActivity,
+  sampleTree,
+  switchesBetween,
+} from "./procstat.ts";
 
 Deno.test("parseStat: ppid, own CPU and reaped children's CPU", () => {
   // Fields 14–17 (utime, stime, cutime, cstime) are 250 75 30 12 ticks; the
@@ -65,4 +70,25 @@ Deno.test({
       await child.status;
     }
   },
+});
+
+Deno.test("switchesBetween counts each live thread's switches, never below 0", () => {
+  assert.equal(
+    switchesBetween({ "1/1": 10, "1/2": 5, "1/3": 7 }, {
+      "1/1": 14, // +4
+      "1/4": 3, // born in between: +3
+      // 1/2 and 1/3 ended in between: not counted
+    }),
+    7,
+  );
+  assert.equal(switchesBetween(null, { "1/1": 1 }), null);
+});
+
+Deno.test("sampleActivity reads this process: CPU, RSS, its threads' switches", () => {
+  const sample = sampleActivity(Deno.pid, false);
+  assert.ok(sample != null);
+  assert.ok(sample.rssBytes > 1_000_000);
+  assert.ok(sample.threadSwitches != null);
+  assert.ok(`${Deno.pid}/${Deno.pid}` in sample.threadSwitches);
+  assert.equal(sampleActivity(2 ** 22 + 7, false), null);
 });

@@ -230,10 +230,10 @@ export interface ActivitySample {
   /** Resident set size now (VmRSS), bytes, summed over a tree. */
   readonly rssBytes: number;
   /**
-   * Context switches of all its threads so far, voluntary and not: how
-   * often it woke; `null` where the kernel does not tell.
+   * Context switches so far, voluntary and not, of each thread alive now,
+   * keyed `PID/TID`; `null` where the kernel does not tell.
    */
-  readonly contextSwitches: number | null;
+  readonly threadSwitches: Readonly<Record<string, number>> | null;
 }
 
 /** The first number after `label:` in a `/proc/.../status` text. */
@@ -242,28 +242,50 @@ function statusField(text: string, label: string): number | null {
   return match == null ? null : Number(match[1]);
 }
 
-/** Context switches summed over the threads of one process. */
-function contextSwitches(pid: number): number | null {
-  let sum = 0;
+/** Adds each live thread's context switches to `into`; `false` if unreadable. */
+function readThreadSwitches(
+  pid: number,
+  into: Record<string, number>,
+): boolean {
   try {
     for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
       try {
         const text = Deno.readTextFileSync(
           `/proc/${pid}/task/${task.name}/status`,
         );
-        sum += (statusField(text, "voluntary_ctxt_switches") ?? 0) +
+        into[`${pid}/${task.name}`] =
+          (statusField(text, "voluntary_ctxt_switches") ?? 0) +
           (statusField(text, "nonvoluntary_ctxt_switches") ?? 0);
       } catch { /* the thread ended */ }
     }
+    return true;
   } catch {
-    return null;
+    return false;
+  }
+}
+
+/**
+ * Context switches between two readings: for every thread alive at the
+ * second, its count then minus its count at the first (0 if it was not
+ * alive yet).  Threads that ended in between are not counted, so this is a
+ * lower bound; `null` when either reading could not tell.
+ */
+export function switchesBetween(
+  start: ActivitySample["threadSwitches"],
+  end: ActivitySample["threadSwitches"],
+): number | null {
+  if (start == null || end == null) return null;
+  let sum = 0;
+  for (const [thread, count] of Object.entries(end)) {
+    sum += Math.max(0, count - (start[thread] ?? 0));
   }
   return sum;
 }
 
 /**
  * Reads a process, or with `tree` its whole tree, for an idle measurement:
- * CPU time, current RSS and context switches; `null` if it is gone.
+ * CPU time, current RSS and each thread's context switches; `null` if it is
+ * gone.
  */
 export function sampleActivity(
   pid: number,
@@ -271,7 +293,8 @@ export function sampleActivity(
 ): ActivitySample | null {
   let cpuSeconds = 0;
   let rssBytes = 0;
-  let switches: number | null = 0;
+  const switches: Record<string, number> = {};
+  let readable = true;
   let any = false;
   for (const member of tree ? processTree(pid) : [pid]) {
     const stat = readStat(member);
@@ -282,8 +305,9 @@ export function sampleActivity(
       const status = Deno.readTextFileSync(`/proc/${member}/status`);
       rssBytes += (statusField(status, "VmRSS") ?? 0) * 1024;
     } catch { /* ended meanwhile */ }
-    const own = contextSwitches(member);
-    switches = own == null || switches == null ? null : switches + own;
+    readable = readThreadSwitches(member, switches) && readable;
   }
-  return any ? { cpuSeconds, rssBytes, contextSwitches: switches } : null;
+  return any
+    ? { cpuSeconds, rssBytes, threadSwitches: readable ? switches : null }
+    : null;
 }
