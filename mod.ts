@@ -40,15 +40,22 @@ export type {
   StartOptions,
 } from "./lib/services/types.ts";
 export type {
+  ArrivalPattern,
   Calibration,
   CalibrationPoint,
   ConfigurationResult,
   CrashRecord,
   Environment,
   FanoutMode,
+  IdleProcess,
+  IdleRecord,
   Implementation,
   InboxProfile,
+  LoadParams,
+  LoadRecord,
   LogSummary,
+  MaxRateProbe,
+  MaxRateRecord,
   Outlier,
   ParallelImpl,
   Percentiles,
@@ -131,7 +138,10 @@ export interface BenchmarkOptions {
   readonly timeoutSeconds?: number;
   /** Stall window, seconds (default 60). */
   readonly stallTimeoutSeconds?: number;
-  /** Any other suite parameter (inbox profile, fanout, keys, crashes). */
+  /**
+   * Any other suite parameter (inbox profile, fanout, keys, crashes, and
+   * `load` for steady load: rates, senders, the max-rate search, idle).
+   */
   readonly params?: Partial<SuiteParams>;
   /** Write `latest.json`, `latest.md` and charts here as the suite goes. */
   readonly outDir?: string;

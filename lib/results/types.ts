@@ -129,8 +129,10 @@ export interface LoadRecord {
   /**
    * `fell-behind` when the backlog still grew at the end of the arrival
    * window (slope above twice its error and above 5% of the offered
-   * deliveries per second) or the achieved rate fell short of the offered
-   * one by more than {@link noise}; `kept-up` otherwise.
+   * deliveries per second), the achieved rate fell short of the offered
+   * one by more than {@link noise}, or the backlog at the end exceeded all
+   * the deliveries due in the second half (the queue was over half a window
+   * behind); `kept-up` otherwise.
    */
   readonly verdict: "kept-up" | "fell-behind";
   /**

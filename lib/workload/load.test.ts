@@ -100,3 +100,30 @@ Deno.test("least squares: slope and its error", () => {
   assert.equal(line.error, 0);
   assert.deepEqual(leastSquares([1, 1], [2, 3]), { slope: 0, error: 0 });
 });
+
+Deno.test("a queue over half a window behind fell behind, even with too few arrivals for a rate", () => {
+  // A queue that delivers nothing within the window (a one-minute poll, say)
+  // at a rate so low that nothing fell due in the second half.
+  const run = {
+    nominalRate: 0.25,
+    arrivals: "fixed" as const,
+    durationSeconds: 20,
+    startMs: START,
+    dueMs: [START + 1000, START + 4000, START + 8000],
+    firstArrival: Array(9).fill(null),
+    recipients: 3,
+    endMs: START + 27_000,
+  };
+  const load = evaluateLoad(run);
+  assert.equal(load.offeredRate, 0);
+  assert.equal(load.backlogAtEnd, 9);
+  assert.equal(load.verdict, "fell-behind");
+  // Delivered a second after each was due, it kept up.
+  const prompt = evaluateLoad({
+    ...run,
+    firstArrival: run.dueMs.flatMap((
+      due,
+    ) => [due + 1000, due + 1000, due + 1000]),
+  });
+  assert.equal(prompt.verdict, "kept-up");
+});

@@ -93,6 +93,12 @@ export function evaluateLoad(run: LoadObservation): LoadRecord {
   const growing = slope > 2 * error &&
     slope > MIN_GROWTH * offeredRate * recipients;
   const shortfall = achievedRate < offeredRate - noise;
+  // More waiting at the end than all that fell due in the second half: the
+  // queue is over half a window behind, however few arrivals there were to
+  // measure a rate or a trend by.
+  const backlogAtEnd = backlogAt(windowEnd);
+  const overHalfBehind = backlogAtEnd >
+    recipients * (dueBy(windowEnd) - dueBy(half));
 
   const lags = run.calledMs == null
     ? null
@@ -107,8 +113,8 @@ export function evaluateLoad(run: LoadObservation): LoadRecord {
     noise: round(noise, 3),
     backlogSlope: round(slope, 3),
     backlogSlopeError: round(error, 3),
-    verdict: growing || shortfall ? "fell-behind" : "kept-up",
-    backlogAtEnd: backlogAt(windowEnd),
+    verdict: growing || shortfall || overHalfBehind ? "fell-behind" : "kept-up",
+    backlogAtEnd,
     backlog: backlogSeries(backlogAt, startMs, Math.max(run.endMs, windowEnd)),
     startLagMs: lags,
   };
