@@ -232,9 +232,10 @@ function rateSection(
       "- **Achieved**: activities delivered per second over that window, ± " +
       "how far it may fall short of the offered rate by chance in this run.",
       "- **Verdict**: *fell behind* when the backlog still grew at the end " +
-      "of the arrival window or the achieved rate fell short by more than " +
-      "that noise; **Backlog at end**: deliveries scheduled but not yet " +
-      "arrived then.",
+      "of the arrival window, the achieved rate fell short by more than " +
+      "that noise, or the backlog at the end exceeded everything due in " +
+      "the second half; **Backlog at end**: deliveries scheduled but not " +
+      "yet arrived then.",
       "- **Latency**: per delivery, arrival minus its activity's " +
       "*scheduled* start, so a sender behind its schedule hides nothing; " +
       "**sendActivity p99**: the calls' own duration.",
@@ -402,8 +403,10 @@ function idleSection(rows: readonly ConfigurationResult[]): Section | null {
         windows.map((s) => `${integer.format(s)} s`).join(", ")
       } with an empty queue, after start-up and a short settling time.`,
       "- **CPU**: CPU time as a share of one core; **RSS**: resident memory " +
-      "at the end; **Wakeups/s**: context switches of all its threads per " +
-      "second (a queue that polls shows here); **total**: the " +
+      "at the end; **Wakeups/s**: context switches per second of every " +
+      "thread alive at the end of the window (a server's whole process " +
+      "tree; threads that ended meanwhile are not counted, so a lower " +
+      "bound); a queue that polls shows here; **total**: the " +
       "configuration's processes together.",
     ],
   };

@@ -201,11 +201,17 @@ A configuration that did not finish shows no times, only how far it got.
     .map((text) => text + "\n").join("");
   return `# Fedify outbox queue benchmark results
 
-${integer.format(p.total)} activities × ${
-    integer.format(p.recipients)
-  } recipients = ${
-    integer.format(p.total * p.recipients)
-  } deliveries per configuration; ${runs} run${runs > 1 ? "s" : ""} each${
+${
+    p.load == null
+      ? `${integer.format(p.total)} activities × ${
+        integer.format(p.recipients)
+      } recipients = ${
+        integer.format(p.total * p.recipients)
+      } deliveries per configuration`
+      : `${integer.format(p.recipients)} recipients per activity (TOTAL, ${
+        integer.format(p.total)
+      }, applies only to burst and \`--senders\` rows)`
+  }; ${runs} run${runs > 1 ? "s" : ""} each${
     runs > 1 ? " (figures are medians, min–max in parentheses)" : ""
   }; fanout \`${p.fanout}\`; sender key RSA-${p.rsaBits} + Ed25519; ${
     p.workers ?? 1
