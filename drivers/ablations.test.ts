@@ -4,7 +4,8 @@
  * queue with 2.x's index on `created`).  Each delivers exactly once, makes
  * its one change for real (seen by Redis's `MONITOR`, or in `pg_indexes`),
  * and changes nothing else; likewise `amqp-confirm` (the AMQP queue on
- * publisher-confirm channels).
+ * publisher-confirm channels) and `sqlite-poll1s` (the SQLite queue polling
+ * every second).
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -32,6 +33,8 @@ import { LimitOneRedis, redisLimit1Driver } from "./redis_limit1.ts";
 import { sleep } from "../lib/system/sleep.ts";
 import { amqpDriver } from "./amqp.ts";
 import { amqpConfirmDriver, withConfirmChannels } from "./amqp_confirm.ts";
+import { sqliteDriver } from "./sqlite.ts";
+import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
 
 const noRedis = !new ServiceManager().availability(redisService).available;
 const noPostgres = !new ServiceManager().availability(postgresService)
@@ -111,6 +114,7 @@ Deno.test("the ablations are listed but not in the default suite", () => {
   assert.ok(!defaultSuite.includes("redis-limit1"));
   assert.ok(!defaultSuite.includes("postgres-indexed"));
   assert.ok(!defaultSuite.includes("amqp-confirm"));
+  assert.ok(!defaultSuite.includes("sqlite-poll1s"));
   assert.ok(
     defaultSuite.includes("redis") && defaultSuite.includes("postgres"),
   );
@@ -119,6 +123,7 @@ Deno.test("the ablations are listed but not in the default suite", () => {
       [redisLimit1Driver, redisDriver],
       [postgresIndexedDriver, postgresDriver],
       [amqpConfirmDriver, amqpDriver],
+      [sqlitePoll1sDriver, sqliteDriver],
     ] as const
   ) {
     assert.equal(ablation.service, base.service, ablation.name);
@@ -435,6 +440,23 @@ Deno.test({
     } finally {
       await services.stopAll();
       await Deno.remove(tempDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "sqlite-poll1s: the same prepared queue as sqlite, delivered exactly once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.equal(sqlitePoll1sDriver.prepare, sqliteDriver.prepare);
+    assert.equal(sqlitePoll1sDriver.quietPeriodSeconds, 1);
+    const services = new ServiceManager();
+    try {
+      await assertExactlyOnce(sqlitePoll1sDriver, services);
+    } finally {
+      await services.stopAll();
     }
   },
 });

@@ -17,6 +17,7 @@ import { postgresIndexedDriver } from "./postgres_indexed.ts";
 import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
 import { redisLimit1Driver } from "./redis_limit1.ts";
 import { sqliteDriver } from "./sqlite.ts";
+import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
 
 export type { Driver } from "./driver.ts";
 export {
@@ -34,6 +35,7 @@ export {
   redisLimit1Driver,
   redisRdbDriver,
   sqliteDriver,
+  sqlitePoll1sDriver,
 };
 
 /** Every built-in driver, in the order of the default suite. */
@@ -51,6 +53,7 @@ export const builtinDrivers: readonly Driver[] = [
   amqpDriver,
   amqpConfirmDriver,
   sqliteDriver,
+  sqlitePoll1sDriver,
   mysqlDriver,
 ];
 

@@ -14,7 +14,7 @@
  */
 import { SqliteMessageQueue } from "@fedify/sqlite";
 import { DatabaseSync } from "node:sqlite";
-import type { Availability, Driver, Json } from "./driver.ts";
+import type { Availability, Driver, Json, OpenedQueue } from "./driver.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface SqliteConfig {
@@ -83,15 +83,25 @@ export const sqliteDriver: Driver = {
     });
   },
   open(config) {
-    const { path, table } = config as SqliteConfig;
-    const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
-    const queue = new SqliteMessageQueue(db, {
-      tableName: table,
-      initialized: true,
-    });
-    return Promise.resolve({
-      queue,
-      close: () => Promise.resolve(queue[Symbol.dispose]()),
-    });
+    return Promise.resolve(openSqlite(config));
   },
 };
+
+/**
+ * Opens the queue a `prepare` made, with the package's default poll
+ * interval unless `pollSeconds` is given (for the `sqlite-poll1s`
+ * ablation).
+ */
+export function openSqlite(config: Json, pollSeconds?: number): OpenedQueue {
+  const { path, table } = config as SqliteConfig;
+  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  const queue = new SqliteMessageQueue(db, {
+    tableName: table,
+    initialized: true,
+    ...(pollSeconds == null ? {} : { pollInterval: { seconds: pollSeconds } }),
+  });
+  return {
+    queue,
+    close: () => Promise.resolve(queue[Symbol.dispose]()),
+  };
+}
