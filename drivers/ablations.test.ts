@@ -4,8 +4,8 @@
  * queue with 2.x's index on `created`).  Each delivers exactly once, makes
  * its one change for real (seen by Redis's `MONITOR`, or in `pg_indexes`),
  * and changes nothing else; likewise `amqp-confirm` (the AMQP queue on
- * publisher-confirm channels) and `sqlite-poll1s` (the SQLite queue polling
- * every second).
+ * publisher-confirm channels), `sqlite-poll1s` and `mysql-poll200ms` (the
+ * SQLite and MySQL queues polling more often).
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -35,6 +35,9 @@ import { amqpDriver } from "./amqp.ts";
 import { amqpConfirmDriver, withConfirmChannels } from "./amqp_confirm.ts";
 import { sqliteDriver } from "./sqlite.ts";
 import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
+import { mysqlDriver } from "./mysql.ts";
+import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
+import { mariadbService } from "../lib/services/mod.ts";
 
 const noRedis = !new ServiceManager().availability(redisService).available;
 const noPostgres = !new ServiceManager().availability(postgresService)
@@ -115,6 +118,7 @@ Deno.test("the ablations are listed but not in the default suite", () => {
   assert.ok(!defaultSuite.includes("postgres-indexed"));
   assert.ok(!defaultSuite.includes("amqp-confirm"));
   assert.ok(!defaultSuite.includes("sqlite-poll1s"));
+  assert.ok(!defaultSuite.includes("mysql-poll200ms"));
   assert.ok(
     defaultSuite.includes("redis") && defaultSuite.includes("postgres"),
   );
@@ -124,6 +128,7 @@ Deno.test("the ablations are listed but not in the default suite", () => {
       [postgresIndexedDriver, postgresDriver],
       [amqpConfirmDriver, amqpDriver],
       [sqlitePoll1sDriver, sqliteDriver],
+      [mysqlPoll200msDriver, mysqlDriver],
     ] as const
   ) {
     assert.equal(ablation.service, base.service, ablation.name);
@@ -455,6 +460,25 @@ Deno.test({
     const services = new ServiceManager();
     try {
       await assertExactlyOnce(sqlitePoll1sDriver, services);
+    } finally {
+      await services.stopAll();
+    }
+  },
+});
+
+const noMariadb = !new ServiceManager().availability(mariadbService).available;
+
+Deno.test({
+  name:
+    "mysql-poll200ms: the same prepared queue as mysql, delivered exactly once",
+  ignore: noMariadb,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.equal(mysqlPoll200msDriver.prepare, mysqlDriver.prepare);
+    const services = new ServiceManager();
+    try {
+      await assertExactlyOnce(mysqlPoll200msDriver, services);
     } finally {
       await services.stopAll();
     }

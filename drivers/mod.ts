@@ -11,6 +11,7 @@ import { amqpConfirmDriver } from "./amqp_confirm.ts";
 import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
 import { inProcessDriver } from "./in_process.ts";
 import { mysqlDriver } from "./mysql.ts";
+import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
 import { noneDriver } from "./none.ts";
 import { postgresDriver } from "./postgres.ts";
 import { postgresIndexedDriver } from "./postgres_indexed.ts";
@@ -27,6 +28,7 @@ export {
   denoKvSingleDriver,
   inProcessDriver,
   mysqlDriver,
+  mysqlPoll200msDriver,
   noneDriver,
   postgresDriver,
   postgresIndexedDriver,
@@ -55,6 +57,7 @@ export const builtinDrivers: readonly Driver[] = [
   sqliteDriver,
   sqlitePoll1sDriver,
   mysqlDriver,
+  mysqlPoll200msDriver,
 ];
 
 /**

@@ -10,7 +10,7 @@
  */
 import { MysqlMessageQueue } from "@fedify/mysql";
 import mysql from "mysql2/promise";
-import type { Driver, Json } from "./driver.ts";
+import type { Driver, Json, OpenedQueue } from "./driver.ts";
 import { mariadbService } from "../lib/services/mariadb.ts";
 
 /** What the sender and worker processes need to open the queue. */
@@ -67,12 +67,27 @@ export const mysqlDriver: Driver = {
     };
   },
   open(config) {
-    const { url, table } = config as MysqlConfig;
-    const pool = connect(url);
-    const queue = new MysqlMessageQueue(pool, {
-      tableName: table,
-      initialized: true,
-    });
-    return Promise.resolve({ queue, close: () => pool.end() });
+    return Promise.resolve(openMysql(config));
   },
 };
+
+/**
+ * Opens the queue a `prepare` made, with the package's default poll
+ * interval unless `pollMilliseconds` is given (for the `mysql-poll200ms`
+ * ablation).
+ */
+export function openMysql(
+  config: Json,
+  pollMilliseconds?: number,
+): OpenedQueue {
+  const { url, table } = config as MysqlConfig;
+  const pool = connect(url);
+  const queue = new MysqlMessageQueue(pool, {
+    tableName: table,
+    initialized: true,
+    ...(pollMilliseconds == null
+      ? {}
+      : { pollInterval: { milliseconds: pollMilliseconds } }),
+  });
+  return { queue, close: () => pool.end() };
+}
