@@ -9,7 +9,7 @@ import type { TopLevelSpec } from "vega-lite";
 import type { ChartSpec } from "./context.ts";
 import { fixed, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
-import { frame } from "./theme.ts";
+import { BAR_LABEL_MARK, frame } from "./theme.ts";
 import { configurationLabel, idleOf, rateText } from "../label.ts";
 
 /** Colours of the roles: the app's processes, then the queue server. */
@@ -109,14 +109,7 @@ export function idleCpuChart(context: LoadContext): ChartSpec | null {
       },
       {
         data: { values: totals },
-        mark: {
-          type: "text",
-          align: "left",
-          baseline: "middle",
-          dx: 5,
-          fontSize: 11,
-          color: "#333333",
-        },
+        mark: BAR_LABEL_MARK,
         encoding: {
           y,
           x: { ...x, field: "total" },

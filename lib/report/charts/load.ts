@@ -10,7 +10,14 @@ import type { ChartSpec } from "./context.ts";
 import { short, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
 import { MAX_POINTS, maxPerBucket } from "./resample.ts";
-import { fitted, frame, INK, paletteColor, WIDTH } from "./theme.ts";
+import {
+  fitted,
+  frame,
+  INK,
+  paletteColor,
+  RULE_LABEL_MARK,
+  WIDTH,
+} from "./theme.ts";
 import { configurationLabel, rateText } from "../label.ts";
 
 /** How a rate run went, as the legends name it. */
@@ -154,15 +161,7 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
             encoding: { y: { ...y, field: "bound" } },
           },
           {
-            mark: {
-              type: "text",
-              align: "left",
-              baseline: "bottom",
-              x: 4,
-              dy: -3,
-              fontSize: 11,
-              color: "#555555",
-            },
+            mark: RULE_LABEL_MARK,
             encoding: {
               y: { ...y, field: "bound" },
               text: { field: "text" },

@@ -10,7 +10,7 @@ import type { TopLevelSpec } from "vega-lite";
 import type { ChartSpec, Context } from "./context.ts";
 import { short, unique } from "./format.ts";
 import { textWidth } from "./text.ts";
-import { frame, PHASE_COLORS, WIDTH } from "./theme.ts";
+import { BAR_LABEL_MARK, frame, PHASE_COLORS, WIDTH } from "./theme.ts";
 
 /**
  * (a) Send and receive seconds of the `ok` configurations; null when none
@@ -126,14 +126,7 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
         ]
         : []),
       {
-        mark: {
-          type: "text",
-          align: "left",
-          baseline: "middle",
-          dx: 5,
-          fontSize: 11,
-          color: "#333333",
-        },
+        mark: BAR_LABEL_MARK,
         encoding: {
           x: x("textAt"),
           text: { field: "text" },

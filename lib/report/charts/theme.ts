@@ -128,3 +128,24 @@ export function fitted() {
     height: 320,
   };
 }
+
+/** The mark of a value printed at the end of a bar, beside it. */
+export const BAR_LABEL_MARK = {
+  type: "text",
+  align: "left",
+  baseline: "middle",
+  dx: 5,
+  fontSize: 11,
+  color: INK,
+} as const;
+
+/** The mark of a label printed just above a horizontal rule, at its left. */
+export const RULE_LABEL_MARK = {
+  type: "text",
+  align: "left",
+  baseline: "bottom",
+  x: 4,
+  dy: -3,
+  fontSize: 11,
+  color: "#555555",
+} as const;

@@ -17,7 +17,7 @@ import {
   maxPerBucket,
   meanPerBucket,
 } from "./resample.ts";
-import { fitted, frame } from "./theme.ts";
+import { fitted, frame, RULE_LABEL_MARK } from "./theme.ts";
 import type { Series, Timeline } from "../../results/types.ts";
 
 /** One point of one configuration's line, `t` in the context's time unit. */
@@ -132,15 +132,7 @@ export function cumulativeChart(context: Context): ChartSpec | null {
             },
           },
           {
-            mark: {
-              type: "text",
-              align: "left",
-              baseline: "bottom",
-              x: 4,
-              dy: -3,
-              fontSize: 11,
-              color: "#555555",
-            },
+            mark: RULE_LABEL_MARK,
             encoding: {
               y: y("expected"),
               text: { field: "text" },
