@@ -26,18 +26,14 @@ export interface Labelled {
   readonly rsaBits?: number;
   /** The parallel wrapper. */
   readonly parallelImpl?: string;
-  /** The row's id (`redis-senders-1` names a senders row of one loop). */
-  readonly id?: string;
   /** Closed-loop send loops of a senders row. */
   readonly senders?: number;
   /** The open-loop schedule of a rate row. */
   readonly load?: Pick<LoadRecord, "nominalRate">;
   /** The search of a max-rate row. */
-  readonly maxRate?: unknown;
+  readonly maxRate?: MaxRateRecord;
   /** The measurement of an idle row. */
-  readonly idle?: unknown;
-  /** Per-run figures (where a max-rate record may sit). */
-  readonly runs?: readonly { readonly maxRate?: unknown }[];
+  readonly idle?: IdleRecord;
 }
 
 /**
@@ -51,35 +47,9 @@ export type RowKind = "burst" | "generator" | "idle" | "rate" | "max-rate";
 export function rowKind(result: Labelled): RowKind {
   if (result.driver === GENERATOR_DRIVER) return "generator";
   if (result.idle != null) return "idle";
-  if (maxRateOf(result) != null) return "max-rate";
+  if (result.maxRate != null) return "max-rate";
   if (result.load != null) return "rate";
   return "burst";
-}
-
-/**
- * The max-rate record of a row: its own, or its run's when only the run
- * carries it.
- */
-export function maxRateOf(result: Labelled): MaxRateRecord | undefined {
-  const own = result.maxRate ?? result.runs?.find((run) => run.maxRate != null)
-    ?.maxRate;
-  return own as MaxRateRecord | undefined;
-}
-
-/** The idle record of a row, typed. */
-export function idleOf(result: Labelled): IdleRecord | undefined {
-  return result.idle as IdleRecord | undefined;
-}
-
-/**
- * The send loops of a senders row: its {@link RunResult.senders}, or the
- * number its id ends with (`-senders-1`, where one loop records none);
- * `undefined` for any other row.
- */
-export function sendersOf(result: Labelled): number | undefined {
-  if (result.senders != null) return result.senders;
-  const match = result.id?.match(/-senders-(\d+)$/);
-  return match == null ? undefined : Number(match[1]);
 }
 
 /** A rate as labels print it: `8`, `0.5`, `1,000`. */
@@ -128,7 +98,7 @@ export function label(result: Labelled): string {
     case "rate":
       return `${text} rate ${rateText(result.load!.nominalRate)}/s`;
     case "burst": {
-      const senders = sendersOf(result);
+      const senders = result.senders;
       return senders == null
         ? text
         : `${text} ${senders} sender${senders === 1 ? "" : "s"}`;

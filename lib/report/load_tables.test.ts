@@ -34,7 +34,7 @@ Deno.test("label: what a steady-load row measured, burst rows unchanged", () => 
     "redis ×4 awaiting",
   );
   assert.equal(
-    label({ driver: "redis", parallelism: 1, id: "redis-senders-1" }),
+    label({ driver: "redis", parallelism: 1, senders: 1 }),
     "redis 1 sender",
   );
   assert.equal(

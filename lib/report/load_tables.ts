@@ -19,15 +19,7 @@ import {
   seconds,
   spreadOver,
 } from "./cells.ts";
-import {
-  configurationLabel,
-  idleOf,
-  label,
-  maxRateOf,
-  rateText,
-  rowKind,
-  sendersOf,
-} from "./label.ts";
+import { configurationLabel, label, rateText, rowKind } from "./label.ts";
 import { alignedTable } from "./markdown_table.ts";
 import { rowNotes, tableLabel } from "./notes.ts";
 import type {
@@ -59,7 +51,7 @@ export function loadSections(document: ResultsDocument): Section[] {
   const of = (kind: ReturnType<typeof rowKind>) =>
     document.results.filter((r) => rowKind(r) === kind);
   const senders = document.results.filter((r) =>
-    rowKind(r) === "burst" && sendersOf(r) != null
+    rowKind(r) === "burst" && r.senders != null
   );
   const recipients = document.params.recipients;
   return [
@@ -67,7 +59,7 @@ export function loadSections(document: ResultsDocument): Section[] {
     rateSection(of("rate"), recipients),
     maxRateSection(of("max-rate")),
     idleSection(of("idle")),
-    sendersSection(senders, recipients),
+    sendersSection(senders),
   ].filter((section) => section != null);
 }
 
@@ -278,7 +270,7 @@ function maxRateSection(rows: readonly ConfigurationResult[]): Section | null {
     "Search",
   ];
   const cells = rows.map((r) => {
-    const record = maxRateOf(r)!;
+    const record = r.maxRate!;
     const best = record.activitiesPerSecond;
     const recipients = best == null || record.deliveriesPerSecond == null
       ? null
@@ -355,11 +347,11 @@ function byRole(processes: readonly IdleProcess[]): RoleTotal[] {
 
 /** The idle rows: CPU, memory and wake-ups per role, and per configuration. */
 function idleSection(rows: readonly ConfigurationResult[]): Section | null {
-  const measured = rows.filter((r) => idleOf(r) != null);
+  const measured = rows.filter((r) => r.idle != null);
   if (measured.length === 0) return null;
   const header = ["Configuration", "Role", "CPU", "RSS", "Wakeups/s"];
   const cells = measured.flatMap((r) => {
-    const idle = idleOf(r)!;
+    const idle = r.idle!;
     const name = tableLabel(r, configurationLabel(r));
     const perSecond = (wakeups: number | null) =>
       wakeups == null || idle.seconds <= 0 ? null : wakeups / idle.seconds;
@@ -393,7 +385,7 @@ function idleSection(rows: readonly ConfigurationResult[]): Section | null {
     );
     return [...roles, totalRow];
   });
-  const windows = [...new Set(measured.map((r) => idleOf(r)!.seconds))];
+  const windows = [...new Set(measured.map((r) => r.idle!.seconds))];
   return {
     title: "Idle cost",
     table: alignedTable(header, cells, [0, 1]),
@@ -415,7 +407,6 @@ function idleSection(rows: readonly ConfigurationResult[]): Section | null {
 /** `sendActivity` under N closed-loop send loops at once. */
 function sendersSection(
   rows: readonly ConfigurationResult[],
-  recipients: number,
 ): Section | null {
   if (rows.length === 0) return null;
   const header = [
@@ -426,16 +417,9 @@ function sendersSection(
     "Calls/s",
     "Status",
   ];
-  const callsPerSecond = (run: {
-    expected: number;
-    sendSeconds: number | null;
-  }) =>
-    run.sendSeconds == null || run.sendSeconds <= 0 || recipients <= 0
-      ? null
-      : run.expected / recipients / run.sendSeconds;
   const cells = rows.map((r) => [
     tableLabel(r, configurationLabel(r)),
-    integer.format(sendersOf(r)!),
+    integer.format(r.senders!),
     figureCell(
       r.sendCallMs?.p50,
       latency,
@@ -446,7 +430,11 @@ function sendersSection(
       latency,
       spreadOver(r, (run) => run.sendCallMs?.p99),
     ),
-    figureCell(callsPerSecond(r), rateUnit, spreadOver(r, callsPerSecond)),
+    figureCell(
+      r.callsPerSecond,
+      rateUnit,
+      spreadOver(r, (run) => run.callsPerSecond),
+    ),
     r.status,
   ]);
   return {
@@ -458,7 +446,7 @@ function sendersSection(
       "- **Concurrent senders**: every activity sent by N closed-loop send " +
       "loops at once (the rows `… N senders` of the first table); " +
       "**sendActivity** percentiles are the calls' duration under that " +
-      "contention, **Calls/s** activities ÷ send time.",
+      "contention, **Calls/s** calls returned per second of the send loop.",
     ],
   };
 }

@@ -220,6 +220,7 @@ export function steadyDocument(): ResultsDocument {
       deliveriesPerSecond: 90.9,
       sendCallMs: percentiles(12),
       senders: 8,
+      callsPerSecond: 40,
     }),
     id: "redis-senders-8",
   };

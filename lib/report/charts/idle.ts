@@ -10,7 +10,7 @@ import type { ChartSpec } from "./context.ts";
 import { fixed, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
 import { BAR_LABEL_MARK, frame } from "./theme.ts";
-import { configurationLabel, idleOf, rateText } from "../label.ts";
+import { configurationLabel, rateText } from "../label.ts";
 
 /** Colours of the roles: the app's processes, then the queue server. */
 export const ROLE_COLORS: Readonly<Record<string, string>> = {
@@ -42,7 +42,7 @@ export function idleCpuChart(context: LoadContext): ChartSpec | null {
   const rows: Record<string, string | number>[] = [];
   const totals: Record<string, string | number>[] = [];
   for (const result of context.idle) {
-    const idle = idleOf(result)!;
+    const idle = result.idle!;
     const configuration = configurationLabel(result);
     let total = 0;
     for (const role of unique(idle.processes.map((p) => p.role))) {
@@ -63,7 +63,7 @@ export function idleCpuChart(context: LoadContext): ChartSpec | null {
     .sort((a, b) => roleRank(a) - roleRank(b));
   const xMax = Math.max(...totals.map((row) => Number(row.total))) * 1.18;
   const seconds = unique(
-    context.idle.map((r) => `${rateText(idleOf(r)!.seconds)} s`),
+    context.idle.map((r) => `${rateText(r.idle!.seconds)} s`),
   );
   const y = {
     field: "configuration",
