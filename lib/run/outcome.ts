@@ -147,6 +147,7 @@ function duplicatesPerActivity(
  */
 export function buildRunResult(run: RunObservations): RunResult {
   const { stats, sent, expected } = run;
+  const due = dueTimes(run);
   const delivered = stats?.delivered ?? 0;
   const gone = stats?.goneDeliveries ?? 0;
   const processes: ProcessRecord[] = run.processes.map((m) => ({
@@ -184,7 +185,8 @@ export function buildRunResult(run: RunObservations): RunResult {
     timeoutSeconds: run.timeoutSeconds,
     server: run.server,
     processes,
-    latencyMs: latencies(run),
+    // A rate run counts from the schedule, a burst from each call's start.
+    latencyMs: latencies(run, due ?? sent?.callStarts),
     sendCallMs: sent == null ? null : percentiles(sent.callMs),
     cpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["sender", "worker"]), delivered),
     serverCpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["server"]), delivered),
@@ -202,24 +204,36 @@ export function buildRunResult(run: RunObservations): RunResult {
         ),
       }
       : {}),
-    ...loadOf(run),
+    ...loadOf(run, due),
     ...(run.idle == null ? {} : { idle: run.idle }),
   };
+}
+
+/**
+ * When each activity of a rate run was due (epoch ms), from its schedule
+ * and the sender's start; `undefined` for other runs or before sending.
+ */
+function dueTimes(run: RunObservations): number[] | undefined {
+  const { schedule, started } = run;
+  if (schedule == null || started == null) return undefined;
+  return schedule.map((offset) => started + offset);
 }
 
 /**
  * A rate run's {@link LoadRecord}; none for other runs or when the run did
  * not get as far as sending and reading the inbox.
  */
-function loadOf(run: RunObservations): { load?: LoadRecord } {
-  const { load, schedule, started } = run;
-  if (load?.kind !== "rate" || schedule == null || started == null) return {};
+function loadOf(
+  run: RunObservations,
+  dueMs: readonly number[] | undefined,
+): { load?: LoadRecord } {
+  const { load, started } = run;
+  if (load?.kind !== "rate" || dueMs == null || started == null) return {};
   const endMs = run.end.status === "incomplete"
     ? run.end.endedAt
     : run.stats?.lastAt ?? run.sent?.sendEnd ?? started;
-  const dueMs = schedule.map((offset) => started + offset);
-  const calledMs = run.sent?.callStarts;
   if (run.arrivals == null) return {};
+  const calledMs = run.sent?.callStarts;
   return {
     load: evaluateLoad({
       nominalRate: load.rate,
@@ -329,18 +343,16 @@ function timing(run: RunObservations): Timing {
 
 /**
  * Per delivery that arrived: its first arrival minus the start of its
- * activity's `sendActivity` call, or in a rate run its scheduled start;
- * `null` without timings or arrivals.
+ * activity's `sendActivity` call, or in a rate run its scheduled start
+ * (known without the sender's timings); `null` without timings or arrivals.
+ * @param from Epoch ms each activity's latency counts from.
  */
-function latencies(run: RunObservations): Percentiles | null {
-  const { sent, arrivals, recipients, schedule, started } = run;
-  if (arrivals == null) return null;
-  // A rate run counts from each activity's scheduled start, known without
-  // the sender's timings; a burst from the start of each call.
-  const from = schedule != null && started != null
-    ? schedule.map((offset) => started + offset)
-    : sent?.callStarts;
-  if (from == null) return null;
+function latencies(
+  run: RunObservations,
+  from: readonly number[] | undefined,
+): Percentiles | null {
+  const { arrivals, recipients } = run;
+  if (arrivals == null || from == null) return null;
   const first = arrivals.firstArrival;
   function* values(): Generator<number> {
     for (let k = 0; k < first.length; k++) {
