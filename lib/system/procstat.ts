@@ -160,9 +160,11 @@ export function liveDescendants(root: number): ProcEntry[] {
 
 function readPeakRss(pid: number): number | null {
   try {
-    const text = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(text);
-    return match == null ? null : Number(match[1]) * 1024;
+    const kib = statusField(
+      Deno.readTextFileSync(`/proc/${pid}/status`),
+      "VmHWM",
+    );
+    return kib == null ? null : kib * 1024;
   } catch {
     return null;
   }
