@@ -138,20 +138,23 @@ async function main(): Promise<number> {
     return 0;
   }
   const userDrivers = drivers.slice(builtinDrivers.length).map((d) => d.name);
-  const selected = (options.drivers ?? [...defaultSuite, ...userDrivers]).map(
-    (name) => {
-      const driver = findDriver(drivers, name);
-      if (driver == null) {
-        fail(
-          `unknown driver "${name}"; known drivers: ${
-            drivers.map((d) => d.name).join(", ")
-          } (see --list)`,
-          2,
-        );
-      }
-      return driver;
-    },
-  );
+  const selected =
+    (options.drivers.length > 0
+      ? options.drivers
+      : [...defaultSuite, ...userDrivers]).map(
+        (name) => {
+          const driver = findDriver(drivers, name);
+          if (driver == null) {
+            fail(
+              `unknown driver "${name}"; known drivers: ${
+                drivers.map((d) => d.name).join(", ")
+              } (see --list)`,
+              2,
+            );
+          }
+          return driver;
+        },
+      );
 
   let resumeFrom: ResultsDocument | undefined;
   if (options.resume) {

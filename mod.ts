@@ -21,7 +21,7 @@
  */
 import { builtinDrivers, findDriver } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
-import { DEFAULTS } from "./lib/cli/params.ts";
+import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import type { Progress } from "./lib/run/runner.ts";
 import { runSuite } from "./lib/run/suite.ts";
@@ -114,7 +114,11 @@ export {
 } from "./lib/services/util.ts";
 export { sleep } from "./lib/system/sleep.ts";
 
-/** Options for {@link runBenchmark}; every size and limit has the CLI's default. */
+/**
+ * Options for {@link runBenchmark}.  Every size and limit not given takes
+ * the default of the CLI option of the same name (listed in docs/options.md
+ * and `deno task bench --help`), except `baseline`, off here.
+ */
 export interface BenchmarkOptions {
   /**
    * The drivers to run, by built-in name or as `Driver` objects.  A driver
@@ -122,21 +126,21 @@ export interface BenchmarkOptions {
    * default export includes it, so that worker processes can load it.
    */
   readonly drivers: readonly (string | Driver)[];
-  /** Activities per configuration (default 500). */
+  /** Activities per configuration (`--total`). */
   readonly total?: number;
-  /** Recipients per activity (default 100). */
+  /** Recipients per activity (`--recipients`). */
   readonly recipients?: number;
-  /** `ParallelMessageQueue` levels (default `[1, 4]`). */
+  /** `ParallelMessageQueue` levels (`--parallel`). */
   readonly parallel?: readonly number[];
-  /** Runs per configuration (default 1). */
+  /** Runs per configuration (`--runs`). */
   readonly runs?: number;
-  /** Worker processes per shared queue (default 1). */
+  /** Worker processes per shared queue (`--workers`). */
   readonly workers?: number;
   /** Also run the baseline rows (default `false` here). */
   readonly baseline?: boolean;
-  /** Time limit per run, seconds (default 600). */
+  /** Time limit per run, seconds (`--timeout`). */
   readonly timeoutSeconds?: number;
-  /** Stall window, seconds (default 60). */
+  /** Stall window, seconds (`--stall-timeout`). */
   readonly stallTimeoutSeconds?: number;
   /**
    * Any other suite parameter (inbox profile, fanout, keys, crashes, and
@@ -184,15 +188,16 @@ export async function runBenchmark(
     if (!modules.includes(driver.module)) modules.push(driver.module);
   }
   const params: SuiteParams = {
-    total: options.total ?? DEFAULTS.total,
-    recipients: options.recipients ?? DEFAULTS.recipients,
-    fanout: DEFAULTS.fanout[0],
-    rsaBits: DEFAULTS.rsaBits[0],
-    timeoutSeconds: options.timeoutSeconds ?? DEFAULTS.timeoutSeconds,
-    stallTimeoutSeconds: options.stallTimeoutSeconds ??
-      DEFAULTS.stallTimeoutSeconds,
-    runs: options.runs ?? DEFAULTS.runs,
-    workers: options.workers ?? DEFAULTS.workers,
+    ...paramsOf({
+      ...DEFAULTS,
+      total: options.total ?? DEFAULTS.total,
+      recipients: options.recipients ?? DEFAULTS.recipients,
+      timeoutSeconds: options.timeoutSeconds ?? DEFAULTS.timeoutSeconds,
+      stallTimeoutSeconds: options.stallTimeoutSeconds ??
+        DEFAULTS.stallTimeoutSeconds,
+      runs: options.runs ?? DEFAULTS.runs,
+      workers: options.workers ?? DEFAULTS.workers,
+    }),
     ...options.params,
   };
   return await runSuite({

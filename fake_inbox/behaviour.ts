@@ -7,42 +7,21 @@
  * @module
  */
 
-import type { InboxProfile, LatencyRange } from "../lib/results/types.ts";
+import type { InboxProfile } from "../lib/results/types.ts";
+import { BENCH } from "../lib/params/bench.ts";
+import { groupDefaults } from "../lib/params/record.ts";
 
 export type { InboxProfile, LatencyRange } from "../lib/results/types.ts";
 
 /** The profile of an inbox that answers 202 at once to everything. */
-export const INSTANT_INBOX: InboxProfile = {
-  latency: null,
-  errorRate: 0,
-  goneRate: 0,
-  dropRate: 0,
-  verifySignatures: false,
-  seed: 1,
-};
+export const INSTANT_INBOX: InboxProfile = groupDefaults(
+  BENCH,
+  "inbox",
+) as unknown as InboxProfile;
 
 /** Whether a profile needs connections dropped (a transport that can). */
 export function needsDrops(profile: InboxProfile): boolean {
   return profile.dropRate > 0;
-}
-
-/** Parses `100ms`, `0.2s`, `50-300ms`, `50ms-1s`; throws `RangeError`. */
-export function parseLatency(text: string): LatencyRange {
-  const parts = text.trim().split("-");
-  if (parts.length > 2) throw new RangeError(`bad latency: ${text}`);
-  const unit = /(ms|s)$/.exec(parts[parts.length - 1])?.[1] ?? "ms";
-  const toMs = (part: string): number => {
-    const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(part.trim());
-    if (match == null) throw new RangeError(`bad latency: ${text}`);
-    const value = Number(match[1]);
-    return (match[2] ?? unit) === "s" ? value * 1000 : value;
-  };
-  const minMs = toMs(parts[0]);
-  const maxMs = parts.length === 2 ? toMs(parts[1]) : minMs;
-  if (maxMs < minMs || maxMs > 600_000) {
-    throw new RangeError(`bad latency: ${text}`);
-  }
-  return { minMs, maxMs };
 }
 
 /** A small seeded generator (mulberry32). */

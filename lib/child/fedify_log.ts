@@ -16,18 +16,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { configure, type LogLevel, type LogRecord } from "@logtape/logtape";
 
-/** The levels `--log-level` accepts, least severe first. */
-export const LOG_LEVELS: readonly LogLevel[] = [
-  "trace",
-  "debug",
-  "info",
-  "warning",
-  "error",
-  "fatal",
-];
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../params/bench.ts";
 
-/** The default: warnings and errors. */
-export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
+export { DEFAULT_LOG_LEVEL, LOG_LEVELS };
 
 /** What a child process needs to write Fedify's log. */
 export interface LogSpec {

@@ -183,12 +183,12 @@ Deno.test("compareResults: any parameter that changes a figure, defaults equal",
   );
   assert.deepEqual(
     c.paramDifferences.map((d) => d.name),
-    ["inbox", "workers", "parallelImpl", "logLevel"],
+    ["parallelImpl", "workers", "inbox", "logLevel"],
   );
   const [warning, ...rest] = renderComparison(c).split("\n");
   assert.match(
     warning,
-    /^Warning: .*inbox none → \{.*"errorRate":0\.1,.*\}, workers 1 → 2, parallelImpl \["fedify"\] → \["fedify","awaiting"\], logLevel warning → debug\)/,
+    /^Warning: .*parallelImpl \["fedify"\] → \["fedify","awaiting"\], workers 1 → 2, inbox none → \{.*"errorRate":0\.1,.*\}, logLevel warning → debug\)/,
   );
   assert.doesNotMatch(rest.join("\n"), /parameters differ/, "one line");
 });

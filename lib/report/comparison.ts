@@ -20,6 +20,7 @@ import {
   readCalibration,
   shiftBetween,
 } from "../measure/calibration.ts";
+import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
@@ -121,7 +122,10 @@ export interface ComparisonRow {
   readonly changes: readonly FigureChange[];
 }
 
-/** A suite parameter whose value differs between the files. */
+/**
+ * A suite parameter that changes what a figure measures (declared so in
+ * lib/params/) whose value differs between the files.
+ */
 export interface ParamDifference {
   /** The parameter's name in {@link SuiteParams}. */
   readonly name: keyof SuiteParams;
@@ -169,27 +173,6 @@ export interface Comparison {
   /** Every configuration id of either file: the old file's order, then new ones. */
   readonly rows: readonly ComparisonRow[];
 }
-
-/** The suite parameters that change what a figure measures. */
-const COMPARED_PARAMS = [
-  "total",
-  "recipients",
-  "fanout",
-  "rsaBits",
-  "inbox",
-  "workers",
-  "parallelImpl",
-  "logLevel",
-  "crash",
-  "axes",
-] as const satisfies readonly (keyof SuiteParams)[];
-
-/** What an absent parameter stands for (see {@link SuiteParams}). */
-const PARAM_DEFAULTS: Partial<Record<keyof SuiteParams, unknown>> = {
-  workers: 1,
-  parallelImpl: ["fedify"],
-  logLevel: "warning",
-};
 
 /**
  * The rate that normalises every compared figure: a delivery costs the
@@ -372,14 +355,11 @@ export function compareResults(
   oldDoc: ResultsDocument,
   newDoc: ResultsDocument,
 ): Comparison {
-  const paramDifferences: ParamDifference[] = [];
-  for (const name of COMPARED_PARAMS) {
-    const old = oldDoc.params[name] ?? PARAM_DEFAULTS[name] ?? null;
-    const now = newDoc.params[name] ?? PARAM_DEFAULTS[name] ?? null;
-    if (JSON.stringify(old) !== JSON.stringify(now)) {
-      paramDifferences.push({ name, old, new: now });
-    }
-  }
+  const paramDifferences: ParamDifference[] = measurementDifferences(
+    BENCH,
+    oldDoc.params,
+    newDoc.params,
+  ) as ParamDifference[];
   const calibration = compareCalibrations(oldDoc, newDoc);
   const olds = byId(oldDoc);
   const news = byId(newDoc);

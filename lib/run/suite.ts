@@ -13,6 +13,7 @@ import type { Availability, Driver } from "../../drivers/driver.ts";
 import { measureCalibration } from "./calibrate.ts";
 import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
+import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import { writeResults } from "../report/markdown.ts";
 import {
@@ -253,14 +254,7 @@ export function suiteEntries(
 
 /** The parameters that must match for a result to be reused by `--resume`. */
 export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
-  const same = (x: unknown, y: unknown) =>
-    JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
-  return a.total === b.total && a.recipients === b.recipients &&
-    a.fanout === b.fanout && a.rsaBits === b.rsaBits &&
-    (a.runs ?? 1) === (b.runs ?? 1) && (a.workers ?? 1) === (b.workers ?? 1) &&
-    same(a.inbox, b.inbox) && same(a.axes, b.axes) && same(a.crash, b.crash) &&
-    same(a.parallelImpl, b.parallelImpl) && same(a.logLevel, b.logLevel) &&
-    same(a.load, b.load);
+  return sameRecord(BENCH, a, b);
 }
 
 function skippedRun(params: SuiteParams, reason: string): RunResult {

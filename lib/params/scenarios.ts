@@ -1,0 +1,68 @@
+/**
+ * The `--scenario` presets of `deno task bench`: named, documented
+ * combinations of settings.  Each setting is written as a user would type
+ * it after the flag, keyed by the parameter's name in the table, and goes
+ * through the same parser as a flag; flags and environment variables still
+ * win.  `params.test.ts` checks every key and value against the table.
+ *
+ * @module
+ */
+
+/** A named, documented combination of settings. */
+export interface Scenario {
+  /** What it models, for `--help`, `--list` and the docs. */
+  readonly description: string;
+  /** What it sets: parameter name → value as typed after its flag. */
+  readonly settings: Readonly<Record<string, string | true>>;
+}
+
+/** The scenario presets, by name. */
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  original: {
+    description: "the original benchmark's setting: 500 × 100, RSA-4096 " +
+      "sender key, an inbox that answers at once",
+    settings: { total: "500", recipients: "100", rsaBits: "4096" },
+  },
+  realistic: {
+    description: "RSA-2048, an inbox answering in 50–300 ms (uniform) that " +
+      "refuses 2% of first attempts with 503; 100 × 20 at parallelism " +
+      "1, 4, 16 and 64 to show where each queue stops gaining",
+    settings: {
+      total: "100",
+      recipients: "20",
+      parallel: "1,4,16,64",
+      rsaBits: "2048",
+      inboxLatency: "50-300ms",
+      inboxErrorRate: "0.02",
+    },
+  },
+  crash: {
+    description: "the consuming process is killed with SIGKILL once half " +
+      "the deliveries have arrived and a fresh one started; the inbox " +
+      "answers in 10–50 ms so messages are in flight; 100 × 20",
+    settings: {
+      total: "100",
+      recipients: "20",
+      inboxLatency: "10-50ms",
+      crashWorkerAt: "0.5",
+    },
+  },
+  steady: {
+    description: "steady load, about 35 minutes for the default suite: 10 " +
+      "recipients per activity, each queue without a wrapper; 20 s idle, " +
+      "Poisson arrivals at 2, 8 and 32 activities/s for 20 s each, then " +
+      "the highest rate kept up with p99 latency under 5 s (at most 150 s " +
+      "of probes per queue), and the load generator's own limit",
+    settings: {
+      recipients: "10",
+      parallel: "1",
+      rates: "2,8,32",
+      durationSeconds: "20",
+      drainSeconds: "20",
+      findMaxRate: true,
+      maxRateTimeSeconds: "150",
+      maxRateStart: "2",
+      idleSeconds: "20",
+    },
+  },
+};
