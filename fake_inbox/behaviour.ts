@@ -8,7 +8,7 @@
  */
 
 import type { InboxProfile } from "../lib/results/types.ts";
-import { BENCH } from "../lib/params/bench.ts";
+import { BENCH } from "../lib/params/bench/mod.ts";
 import { groupDefaults } from "../lib/params/record.ts";
 
 export type { InboxProfile, LatencyRange } from "../lib/results/types.ts";

@@ -16,7 +16,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { configure, type LogLevel, type LogRecord } from "@logtape/logtape";
 
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../params/bench.ts";
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../params/bench/mod.ts";
 
 export { DEFAULT_LOG_LEVEL, LOG_LEVELS };
 

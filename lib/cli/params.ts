@@ -1,5 +1,5 @@
 /**
- * `deno task bench`'s options: the table in lib/params/bench.ts parsed, and
+ * `deno task bench`'s options: the table in lib/params/bench/mod.ts parsed, and
  * the suite parameters the results record of them.  Every mistake becomes
  * a {@link UsageError} whose message names the problem and the fix.
  *

@@ -11,5 +11,5 @@ export * from "./parse.ts";
 export * from "./record.ts";
 export * from "./help.ts";
 export * from "./scenarios.ts";
-export * from "./bench.ts";
+export * from "./bench/mod.ts";
 export * from "./dequeue_cost.ts";

@@ -16,7 +16,7 @@ import { sleep } from "../system/sleep.ts";
 /** How a parallel queue wraps a driver's queue. */
 export type ParallelImpl = "fedify" | "awaiting";
 
-export { PARALLEL_IMPLS } from "../params/bench.ts";
+export { PARALLEL_IMPLS } from "../params/bench/mod.ts";
 
 /**
  * Wraps `queue` to handle up to `workers` messages at once, with Fedify's

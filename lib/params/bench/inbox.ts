@@ -1,0 +1,63 @@
+/**
+ * How the fake inbox behaves on purpose: latency, errors, gone recipients, dropped connections, signature checks.
+ *
+ * @module
+ */
+import { latency, share } from "../kinds.ts";
+import { optional, toggle, value } from "../spec.ts";
+
+/** The section of `--help` and the docs these belong to. */
+export const INBOX_SECTION = "Inbox behaviour";
+const SECTION = INBOX_SECTION;
+
+/** Inbox behaviour: the parameters. */
+export const INBOX_PARAMS = [
+  optional({
+    name: "inboxLatency",
+    flag: "inbox-latency",
+    kind: latency(),
+    help: "answer delay: 100ms, or a uniform range like 50-300ms",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.latency" },
+  }),
+  value({
+    name: "inboxErrorRate",
+    flag: "inbox-error-rate",
+    kind: share(),
+    default: 0,
+    help: "share of deliveries answered 503 on their first attempt",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.errorRate" },
+  }),
+  value({
+    name: "inboxGoneRate",
+    flag: "inbox-gone-rate",
+    kind: share(),
+    default: 0,
+    help: "share of recipients whose inbox answers 410 Gone",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.goneRate" },
+  }),
+  value({
+    name: "inboxDropRate",
+    flag: "inbox-drop-rate",
+    kind: share(),
+    default: 0,
+    help: "share of deliveries whose first attempt is dropped",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.dropRate" },
+  }),
+  toggle({
+    name: "inboxVerify",
+    flag: "inbox-verify",
+    default: false,
+    help: "verify every HTTP signature (fetches the sender's key)",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.verifySignatures" },
+  }),
+] as const;

@@ -1,0 +1,43 @@
+/**
+ * The bounds and word lists of `deno task bench`'s parameters, shared by the
+ * table and by the code that uses the values.
+ *
+ * @module
+ */
+import type { ParallelImpl, SuiteParams } from "../../results/types.ts";
+
+/** Largest accepted `total`. */
+export const MAX_TOTAL = 100_000;
+/** Largest accepted `recipients`. */
+export const MAX_RECIPIENTS = 10_000;
+/** Largest accepted `total × recipients`. */
+export const MAX_DELIVERIES = 5_000_000;
+/** Largest accepted parallelism. */
+export const MAX_PARALLELISM = 256;
+/** Largest accepted number of runs per configuration. */
+export const MAX_RUNS = 100;
+/** Largest accepted number of worker processes. */
+export const MAX_WORKERS = 64;
+/** Largest accepted rate, activities per second. */
+export const MAX_RATE = 10_000;
+/** Largest accepted number of concurrent send loops. */
+export const MAX_SENDERS = 1_000;
+
+/** The parallel wrappers, Fedify's first (the default). */
+export const PARALLEL_IMPLS: readonly ParallelImpl[] = ["fedify", "awaiting"];
+
+/** A level of Fedify's log. */
+export type LogLevel = NonNullable<SuiteParams["logLevel"]>;
+
+/** LogTape's levels, lowest first. */
+export const LOG_LEVELS: readonly LogLevel[] = [
+  "trace",
+  "debug",
+  "info",
+  "warning",
+  "error",
+  "fatal",
+];
+
+/** The level kept unless `--log-level` says otherwise. */
+export const DEFAULT_LOG_LEVEL: LogLevel = "warning";

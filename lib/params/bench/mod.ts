@@ -1,0 +1,102 @@
+/**
+ * The parameters of `deno task bench`, each declared once: flag,
+ * environment variable, kind and validation, default, help line, whether it
+ * changes what is measured, and where the results record it.  The parser,
+ * `--help`, the results' `params`, the comparison and `--resume` rules and
+ * docs/options.md are all derived from this table: a new flag is one entry
+ * in the file of its section here (and, when the results record it, its
+ * field in `SuiteParams` and results/schema.json, which `params.test.ts`
+ * holds to the table).
+ *
+ * @module
+ */
+import { SCENARIOS } from "../scenarios.ts";
+import type { CommandTable, ParamValues } from "../spec.ts";
+import { CRASHES_PARAMS, CRASHES_SECTION } from "./crashes.ts";
+import { INBOX_PARAMS, INBOX_SECTION } from "./inbox.ts";
+import { MAX_DELIVERIES } from "./limits.ts";
+import { LOAD_PARAMS, LOAD_SECTION } from "./load.ts";
+import { OUTPUT_PARAMS, OUTPUT_SECTION } from "./output.ts";
+import { SUITE_PARAMS, SUITE_SECTION } from "./suite.ts";
+
+export * from "./limits.ts";
+
+const PARAMS = [
+  ...SUITE_PARAMS,
+  ...LOAD_PARAMS,
+  ...INBOX_PARAMS,
+  ...CRASHES_PARAMS,
+  ...OUTPUT_PARAMS,
+] as const;
+
+/** The values `deno task bench` was given, one key per parameter. */
+export type BenchValues = ParamValues<typeof PARAMS>;
+
+/** Whether any steady-load measurement is asked for. */
+export function wantsLoad(values: BenchValues): boolean {
+  return values.rates.length > 0 || values.senders.length > 0 ||
+    values.findMaxRate || values.idleSeconds != null;
+}
+
+/** The options of `deno task bench`. */
+export const BENCH: CommandTable<typeof PARAMS> = {
+  command: "bench",
+  usage: "deno task bench [options]",
+  summary: "Benchmarks Fedify outbox message queues: TOTAL activities to " +
+    "RECIPIENTS fake recipients each, through every configuration, with " +
+    "exact delivery accounting.",
+  sections: [
+    { title: SUITE_SECTION },
+    {
+      title: LOAD_SECTION,
+      note: "instead of one burst of TOTAL; see the docs' steady load",
+    },
+    { title: INBOX_SECTION },
+    { title: CRASHES_SECTION },
+    { title: OUTPUT_SECTION },
+  ],
+  params: PARAMS,
+  presets: { param: "scenario", byName: SCENARIOS },
+  groups: [
+    { path: "inbox", fixed: { seed: 1 } },
+    { path: "crash" },
+    { path: "load", gate: ["rates", "senders", "findMaxRate", "idleSeconds"] },
+    { path: "load.maxRate", gate: ["findMaxRate"] },
+  ],
+  rules: [
+    {
+      check: (v) =>
+        v.total * v.recipients > MAX_DELIVERIES
+          ? `total × recipients is ${v.total * v.recipients}, more than ` +
+            `the ${MAX_DELIVERIES} deliveries one configuration may have; ` +
+            `lower TOTAL or RECIPIENTS`
+          : null,
+    },
+    {
+      check: (v) =>
+        v.inboxErrorRate + v.inboxDropRate > 1
+          ? "--inbox-error-rate and --inbox-drop-rate add up to more than 1"
+          : null,
+    },
+    {
+      check: (v) =>
+        (v.crashWorkerAt != null || v.crashServerAt != null) && wantsLoad(v)
+          ? "crash tests (--crash-worker-at, --crash-server-at) run on a " +
+            "burst, not under steady load; drop --rate, --senders, " +
+            "--find-max-rate and --idle, or the crash option"
+          : null,
+    },
+  ],
+  footer:
+    `Servers: REDIS_URL, POSTGRES_URL, AMQP_URL and MYSQL_URL are used when set;
+otherwise the bench starts throwaway servers if they are installed.
+
+Precedence: a flag, then its environment variable, then the --scenario
+preset, then the default.
+
+Exit codes: 0 every configuration that ran is ok (a rate run that fell behind,
+or a max-rate search, counts as measured); 1 some are failed or incomplete, or
+the final write to OUT failed (the results are then in a
+fallback file it names, or on stdout); 2 bad input, or an --out that cannot be
+written (checked before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,
+};

@@ -1,0 +1,91 @@
+/**
+ * Time limits, where results go, Fedify's log, resuming, driver modules, and the commands that only print.
+ *
+ * @module
+ */
+import { choice, seconds, text } from "../kinds.ts";
+import { repeated, toggle, value } from "../spec.ts";
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "./limits.ts";
+
+/** The section of `--help` and the docs these belong to. */
+export const OUTPUT_SECTION = "Limits and output";
+const SECTION = OUTPUT_SECTION;
+
+/** Limits and output: the parameters. */
+export const OUTPUT_PARAMS = [
+  value({
+    name: "timeoutSeconds",
+    flag: "timeout",
+    kind: seconds(),
+    default: 600,
+    help: "time limit per run of a configuration",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "timeoutSeconds" },
+  }),
+  value({
+    name: "stallTimeoutSeconds",
+    flag: "stall-timeout",
+    kind: seconds(),
+    default: 60,
+    help: "stop a run after S seconds without a new delivery (widened for " +
+      "queues that poll)",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "stallTimeoutSeconds" },
+  }),
+  value({
+    name: "out",
+    flag: "out",
+    kind: text("DIR"),
+    default: "results",
+    help: "results folder; Fedify's log of each configuration goes to " +
+      "OUT/logs/ID.log",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  value({
+    name: "logLevel",
+    flag: "log-level",
+    kind: choice(LOG_LEVELS, "L"),
+    default: DEFAULT_LOG_LEVEL,
+    help: "lowest level of Fedify's log kept",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "logLevel", when: "not-default" },
+  }),
+  toggle({
+    name: "resume",
+    flag: "resume",
+    default: false,
+    help: "keep configurations already ok in OUT/latest.json with the " +
+      "same parameters; run only the rest",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  repeated({
+    name: "driverModules",
+    flag: "driver-module",
+    kind: text("M"),
+    help: "also load drivers from module M (repeatable)",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "list",
+    flag: "list",
+    default: false,
+    help: "list drivers, whether each can run here, and scenarios",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "help",
+    flag: "help",
+    short: "h",
+    default: false,
+    help: "show this help",
+    section: SECTION,
+    affects: "nothing",
+  }),
+] as const;

@@ -1,0 +1,156 @@
+/**
+ * The parameters that choose what a suite runs: sizes, drivers, parallelism, Fedify's options, repetitions and presets.
+ *
+ * @module
+ */
+import { choice, count, text } from "../kinds.ts";
+import { list, optional, toggle, value } from "../spec.ts";
+import { SCENARIOS } from "../scenarios.ts";
+import {
+  MAX_PARALLELISM,
+  MAX_RECIPIENTS,
+  MAX_RUNS,
+  MAX_TOTAL,
+  MAX_WORKERS,
+  PARALLEL_IMPLS,
+} from "./limits.ts";
+
+/** The section of `--help` and the docs these belong to. */
+export const SUITE_SECTION = "Sizes and suite";
+const SECTION = SUITE_SECTION;
+
+/** Sizes and suite: the parameters. */
+export const SUITE_PARAMS = [
+  value({
+    name: "total",
+    flag: "total",
+    env: "TOTAL",
+    kind: count(1, MAX_TOTAL, "activities"),
+    default: 500,
+    help: "activities per configuration",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "total" },
+  }),
+  value({
+    name: "recipients",
+    flag: "recipients",
+    env: "RECIPIENTS",
+    kind: count(1, MAX_RECIPIENTS, "recipients"),
+    default: 100,
+    help: "recipients per activity",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "recipients" },
+  }),
+  list({
+    name: "drivers",
+    flag: "drivers",
+    kind: text("a,b"),
+    default: [],
+    item: "driver name",
+    example: "in-process,redis",
+    help: "drivers to run (default: the default suite and any " +
+      "--driver-module drivers; see --list)",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  list({
+    name: "parallel",
+    flag: "parallel",
+    kind: count(1, MAX_PARALLELISM, "handlers"),
+    default: [1, 4],
+    item: "level",
+    example: "1,4",
+    help: "ParallelMessageQueue levels for queue drivers",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  list({
+    name: "parallelImpl",
+    flag: "parallel-impl",
+    kind: choice(PARALLEL_IMPLS, "I"),
+    default: [PARALLEL_IMPLS[0]],
+    item: "wrapper",
+    example: "fedify,awaiting",
+    help: "the wrapper above parallelism 1: fedify (Fedify's " +
+      "ParallelMessageQueue, acks when a message starts) or awaiting (ours, " +
+      "acks when it is done); a list sweeps them",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "parallelImpl", when: "not-default" },
+  }),
+  value({
+    name: "workers",
+    flag: "workers",
+    kind: count(1, MAX_WORKERS, "processes"),
+    default: 1,
+    help: "worker processes per shared queue",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "workers" },
+  }),
+  list({
+    name: "fanout",
+    flag: "fanout",
+    kind: choice(["auto", "skip", "force"] as const, "MODES"),
+    default: ["auto"],
+    item: "mode",
+    example: "auto,skip",
+    help: "Fedify's fanout option(s): auto, skip, force; a list sweeps them",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "fanout", axis: true },
+  }),
+  list({
+    name: "rsaBits",
+    flag: "rsa-bits",
+    kind: choice([2048, 3072, 4096] as const, "BITS"),
+    default: [2048],
+    item: "size",
+    example: "2048,4096",
+    help: "the sender's RSA key size(s): 2048, 3072, 4096; a list sweeps them",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "rsaBits", axis: true },
+  }),
+  value({
+    name: "runs",
+    flag: "runs",
+    env: "RUNS",
+    kind: count(1, MAX_RUNS, "runs"),
+    default: 1,
+    help: "runs per configuration; figures are medians with min–max",
+    section: SECTION,
+    affects: "runs",
+    record: { path: "runs" },
+  }),
+  toggle({
+    name: "baseline",
+    flag: "no-baseline",
+    negated: true,
+    default: true,
+    help: "skip the baseline rows (direct signed POSTs, no queue)",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "calibrate",
+    flag: "no-calibrate",
+    negated: true,
+    default: true,
+    help: "skip measuring the machine's speed at the start and end (about " +
+      "4 s each); compare then calls it unknown",
+    section: SECTION,
+    affects: "nothing",
+  }),
+  optional({
+    name: "scenario",
+    flag: "scenario",
+    kind: text("NAME"),
+    help: `a preset: ${Object.keys(SCENARIOS).join(", ")} (see --list)`,
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "scenario", when: "set" },
+  }),
+] as const;
