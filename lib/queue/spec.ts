@@ -6,14 +6,12 @@
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
-import { type ParallelImpl, wrapParallel } from "./awaiting_parallel_queue.ts";
+import { wrapParallel } from "./awaiting_parallel_queue.ts";
 import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
 import type { Json } from "../../drivers/driver.ts";
-import {
-  type Implementation,
-  resolveImplementation,
-} from "../measure/implementation.ts";
+import { resolveImplementation } from "../measure/implementation.ts";
+import type { Implementation, ParallelImpl } from "../results/types.ts";
 
 /** The queue part of a sender's or worker's spec. */
 export interface QueueSpec {

@@ -3,11 +3,34 @@
  *
  * @module
  */
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
-import type { Implementation } from "../measure/implementation.ts";
 
-export type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
-export type { Implementation } from "../measure/implementation.ts";
+/**
+ * How a parallel queue wraps a driver's queue: Fedify's
+ * `ParallelMessageQueue`, or `AwaitingParallelMessageQueue`
+ * (`lib/queue/awaiting_parallel_queue.ts`).
+ */
+export type ParallelImpl = "fedify" | "awaiting";
+
+/**
+ * The implementation of a driver's queue that a run measured (see
+ * `lib/measure/implementation.ts`, which resolves it).
+ */
+export interface Implementation {
+  /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
+  readonly specifier: string;
+  /**
+   * The URL the specifier resolved to in the process that opened the queue
+   * (an npm cache path, a JSR URL, or a local stand-in module).
+   */
+  readonly resolved: string;
+  /**
+   * Whether `resolved` is the package of that name from a registry (npm or
+   * JSR), rather than a stand-in module or another package.
+   */
+  readonly official: boolean;
+  /** The package version read from `resolved`, when it shows one. */
+  readonly version: string | null;
+}
 
 /**
  * The driver name of the baseline's rows (no queue, no `sendActivity`: the

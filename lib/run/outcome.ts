@@ -10,7 +10,6 @@
  */
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { buildTimeline } from "../measure/timeline.ts";
 import { type ProcessSample, switchesBetween } from "../system/procstat.ts";
@@ -21,6 +20,7 @@ import type {
   CrashRecord,
   IdleProcess,
   IdleRecord,
+  Implementation,
   LoadRecord,
   Percentiles,
   ProcessRecord,

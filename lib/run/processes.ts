@@ -12,7 +12,7 @@ import type { SenderSpec } from "../child/sender.ts";
 import type { WorkerSpec } from "../child/worker.ts";
 import { InboxClient } from "../ipc/inbox_client.ts";
 import type { ReadyMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
+import type { Implementation } from "../results/types.ts";
 import { Child } from "../system/process.ts";
 import {
   type ActivitySample,

@@ -16,19 +16,19 @@
  * @module
  */
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
 import type { InboxClient } from "../ipc/inbox_client.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
 import type { QueueSpec } from "../queue/spec.ts";
 import {
   BASELINE_DRIVER,
   type FanoutMode,
   GENERATOR_DRIVER,
   type IdleRecord,
+  type Implementation,
+  type ParallelImpl,
   type RunResult,
   type ServerRecord,
   type SuiteParams,

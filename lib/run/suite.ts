@@ -8,7 +8,6 @@
  */
 import { join } from "node:path";
 import { noneDriver } from "../../drivers/none.ts";
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Availability, Driver } from "../../drivers/driver.ts";
 import { measureCalibration } from "./calibrate.ts";
 import { collectEnvironment } from "../measure/environment.ts";
@@ -23,6 +22,7 @@ import {
   type FanoutMode,
   GENERATOR_DRIVER,
   type LogSummary,
+  type ParallelImpl,
   type ResultsDocument,
   type RunResult,
   type SuiteParams,
