@@ -7,10 +7,10 @@
  *
  * @module
  */
+import { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxOptions } from "../../fake_inbox/server.ts";
 import type { SenderSpec } from "../child/sender.ts";
 import type { WorkerSpec } from "../child/worker.ts";
-import { InboxClient } from "../ipc/inbox_client.ts";
 import type { ReadyMessage } from "../ipc/messages.ts";
 import type { Implementation } from "../results/types.ts";
 import { Child } from "../system/process.ts";

@@ -15,10 +15,10 @@
  *
  * @module
  */
+import type { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
-import type { InboxClient } from "../ipc/inbox_client.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type { QueueSpec } from "../queue/spec.ts";
