@@ -21,7 +21,7 @@ import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
-import type { QueueSpec } from "../queue/spec.ts";
+import type { QueueSpec } from "../child/queue.ts";
 import {
   BASELINE_DRIVER,
   type FanoutMode,
