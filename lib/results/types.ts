@@ -555,6 +555,12 @@ export interface SuiteParams {
   readonly scenario?: string;
 }
 
+/**
+ * What a text field of an {@link Environment} says when the bench could not
+ * read it (a number it could not read is `null`, or `0` for the memory).
+ */
+export const UNKNOWN = "unknown";
+
 /** The machine and software a suite ran on, as the bench read them. */
 export interface Environment {
   /** CPU model name, logical cores, and clock in MHz when known. */
