@@ -25,6 +25,8 @@ import { DEFAULTS } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import type { Progress } from "./lib/run/runner.ts";
 import { runSuite } from "./lib/run/suite.ts";
+import { writeResults } from "./lib/report/markdown.ts";
+import { join } from "node:path";
 
 export type {
   Availability,
@@ -195,6 +197,7 @@ export async function runBenchmark(
     workers: options.workers ?? DEFAULTS.workers,
     ...options.params,
   };
+  const outDir = options.outDir;
   return await runSuite({
     params,
     drivers,
@@ -202,7 +205,10 @@ export async function runBenchmark(
     baseline: options.baseline ?? false,
     calibrate: options.calibrate ?? true,
     driverModules: modules,
-    outDir: options.outDir,
+    ...(outDir == null ? {} : {
+      save: (document: ResultsDocument) => writeResults(outDir, document),
+      logDir: join(outDir, "logs"),
+    }),
     signal: options.signal,
     onProgress: options.onProgress,
   });
