@@ -246,7 +246,11 @@ export interface IdleRecord {
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
 
-/** A process that took part in a run. */
+/**
+ * A process that took part in a run: the one record of a measured process,
+ * from the meter that reads it (`lib/measure/process_meter.ts`) through the
+ * run's outcome to the results file.
+ */
 export interface ProcessRecord {
   /** `inbox`, `sender`, `worker` or `server`. */
   readonly role: string;

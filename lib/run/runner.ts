@@ -40,7 +40,7 @@ import { sleep } from "../system/sleep.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
-import { buildRunResult, idleRecord, type RunEnd } from "./outcome.ts";
+import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -362,10 +362,9 @@ class Run {
   async #watchIdle(seconds: number): Promise<RunResult> {
     const signal = this.#context.signal;
     await sleep(IDLE_SETTLE_MS, signal);
-    const before = this.#processes.sampleActivity();
+    this.#processes.startIdle();
     await sleep(seconds * 1000, signal);
-    const after = this.#processes.sampleActivity();
-    this.#idle = idleRecord(seconds, before, after);
+    this.#idle = this.#processes.idle(seconds);
     await this.#collect();
     return this.#result({ status: "ok" });
   }
