@@ -219,7 +219,6 @@ async function main(): Promise<number> {
     resumeFrom,
     parallel: options.parallel,
     driverModules: options.driverModules.map((m) => toFileUrl(m)),
-    outDir: options.out,
     save: async (document, final) => void await output.save(document, final),
     logDir: join(options.out, "logs"),
     signal: interrupter.signal,

@@ -25,6 +25,8 @@ import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import type { Progress } from "./lib/run/runner.ts";
 import { runSuite } from "./lib/run/suite.ts";
+import { writeResults } from "./lib/report/markdown.ts";
+import { join } from "node:path";
 
 export type {
   Availability,
@@ -200,6 +202,7 @@ export async function runBenchmark(
     }),
     ...options.params,
   };
+  const outDir = options.outDir;
   return await runSuite({
     params,
     drivers,
@@ -207,7 +210,10 @@ export async function runBenchmark(
     baseline: options.baseline ?? false,
     calibrate: options.calibrate ?? true,
     driverModules: modules,
-    outDir: options.outDir,
+    ...(outDir == null ? {} : {
+      save: (document: ResultsDocument) => writeResults(outDir, document),
+      logDir: join(outDir, "logs"),
+    }),
     signal: options.signal,
     onProgress: options.onProgress,
   });

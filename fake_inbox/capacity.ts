@@ -8,7 +8,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { InboxClient } from "../lib/ipc/inbox_client.ts";
+import { InboxClient } from "./client.ts";
 import { Child } from "../lib/system/process.ts";
 import { activityId, inboxUrl } from "./ledger.ts";
 

@@ -1,9 +1,9 @@
 /**
  * The fake inbox's control protocol, defined once: the paths it answers to
  * GET requests and the shapes of their answers.  The inbox
- * (`fake_inbox/server.ts`) serves them; `lib/ipc/inbox_client.ts` reads them.
- * It imports nothing but the ledger's types, so both sides can import it
- * without importing each other.
+ * (`server.ts`) serves them; `client.ts` reads them.  It imports nothing
+ * but the ledger's types, so both sides can import it without importing
+ * each other.
  *
  * @module
  */

@@ -27,7 +27,7 @@ import {
   openQueue,
   type QueueSpec,
   reportDepth,
-} from "../queue/spec.ts";
+} from "./queue.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
 import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
 import {

@@ -11,7 +11,7 @@
 import { control, emit, readSpec } from "../ipc/child_io.ts";
 import { createSenderFederation } from "./federation.ts";
 import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
-import { openQueue, type QueueSpec, reportDepth } from "../queue/spec.ts";
+import { openQueue, type QueueSpec, reportDepth } from "./queue.ts";
 
 /** What the runner tells a worker. */
 export interface WorkerSpec {

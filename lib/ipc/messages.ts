@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Implementation } from "../measure/implementation.ts";
+import type { Implementation } from "../results/types.ts";
 
 /**
  * `ready`: the child has started.  The sender then waits for `go`; the

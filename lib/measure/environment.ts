@@ -1,19 +1,19 @@
 /**
  * The machine and software a suite runs on, read by the bench itself (CPU,
- * memory, OS, runtime and exact package versions from `deno.lock`), and its
- * Markdown rendering for the report.
+ * memory, OS, runtime and exact package versions from `deno.lock`).
+ * `lib/report/environment.ts` renders it for the report.
  *
  * @module
  */
 import { cpus } from "node:os";
-import { renderCalibration } from "./calibration.ts";
-import type { Environment, SuiteParams } from "../results/types.ts";
+import {
+  type Environment,
+  type SuiteParams,
+  UNKNOWN,
+} from "../results/types.ts";
 
 /** Packages whose versions every results file records. */
 const ALWAYS_RECORDED = ["@fedify/fedify", "@fedify/vocab"] as const;
-
-/** What `value` says when the bench could not read it. */
-const UNKNOWN = "unknown";
 
 /** Options of {@link collectEnvironment}. */
 export interface CollectEnvironmentOptions {
@@ -195,76 +195,6 @@ export function resolvePackageVersions(
       : UNKNOWN;
   }
   return result;
-}
-
-/**
- * Renders the environment as the "Machine" (with the calibration, when
- * recorded) and "Software" Markdown sections.
- */
-export function renderEnvironment(env: Environment): string {
-  const number = new Intl.NumberFormat("en-US");
-  const cpu = [
-    text(env.cpu.model),
-    env.cpu.cores > 0
-      ? `${env.cpu.cores} logical ${env.cpu.cores === 1 ? "core" : "cores"}`
-      : "cores unknown",
-    env.cpu.mhz == null ? null : `${number.format(env.cpu.mhz)} MHz`,
-  ].filter((part) => part != null).join(", ");
-  const memory = env.memoryBytes > 0
-    ? `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`
-    : UNKNOWN;
-  const packages = Object.entries(env.packages).map(([name, version]) =>
-    version === UNKNOWN
-      ? `  - ${code(name)} (version unknown)`
-      : `  - ${version.split(", ").map((v) => code(`${name}@${v}`)).join(", ")}`
-  );
-  const servers = Object.entries(env.servers).map(([name, version]) =>
-    `  - ${text(name)} ${text(version)}`
-  );
-  return [
-    "### Machine",
-    "",
-    `- **CPU**: ${cpu}`,
-    `- **Memory**: ${memory}`,
-    `- **OS**: ${text(env.os.name)}`,
-    `- **Kernel**: ${text(env.os.kernel)}`,
-    `- **Architecture**: ${text(env.os.arch)}`,
-    ...(env.calibration == null ? [] : [renderCalibration(env.calibration)]),
-    "",
-    "### Software",
-    "",
-    `- **Deno**: ${text(env.runtime.deno)}`,
-    `- **V8**: ${text(env.runtime.v8)}`,
-    `- **TypeScript**: ${text(env.runtime.typescript)}`,
-    packages.length > 0 ? "- **Packages**:" : "- **Packages**: none recorded",
-    ...packages,
-    servers.length > 0
-      ? "- **Queue servers**:"
-      : "- **Queue servers**: none (in-process queues only)",
-    ...servers,
-    `- **Sender keys**: ${text(env.senderKeys)}`,
-    `- **Fanout**: ${code(env.fanout)}${FANOUT_NOTES[env.fanout] ?? ""}`,
-    "",
-  ].join("\n");
-}
-
-const FANOUT_NOTES: Readonly<Record<string, string>> = {
-  auto: " (with 5 or more recipients, `sendActivity` enqueues one fanout " +
-    "message per activity, which a worker expands into one message per inbox)",
-  skip: " (`sendActivity` enqueues one message per inbox itself)",
-  force: " (`sendActivity` always enqueues one fanout message per activity)",
-};
-
-/** Escapes text for Markdown prose. */
-function text(value: string): string {
-  return value.replace(/[\\`*[\]<>|]/g, "\\$&");
-}
-
-/** A Markdown code span that survives backticks in `value`. */
-function code(value: string): string {
-  const fence = value.includes("`") ? "``" : "`";
-  const pad = value.startsWith("`") || value.endsWith("`") ? " " : "";
-  return `${fence}${pad}${value}${pad}${fence}`;
 }
 
 /** `name` of an `npm:name@version/subpath` specifier; `null` otherwise. */

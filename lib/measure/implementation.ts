@@ -8,24 +8,7 @@
  *
  * @module
  */
-
-/** The implementation of a driver's queue that a run measured. */
-export interface Implementation {
-  /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
-  readonly specifier: string;
-  /**
-   * The URL the specifier resolved to in the process that opened the queue
-   * (an npm cache path, a JSR URL, or a local stand-in module).
-   */
-  readonly resolved: string;
-  /**
-   * Whether `resolved` is the package of that name from a registry (npm or
-   * JSR), rather than a stand-in module or another package.
-   */
-  readonly official: boolean;
-  /** The package version read from `resolved`, when it shows one. */
-  readonly version: string | null;
-}
+import type { Implementation } from "../results/types.ts";
 
 /** Escapes a string for use inside a regular expression. */
 function escape(text: string): string {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { Percentiles, RunResult, Timeline } from "../results/types.ts";
-import { aggregateRuns, findOutliers, median, spreadOf } from "./stats.ts";
+import {
+  aggregateRuns,
+  findOutliers,
+  median,
+  roundTo,
+  spreadOf,
+} from "./stats.ts";
 
 function latency(p99: number): Percentiles {
   return { p50: p99 / 4, p90: p99 / 2, p99, p999: p99 * 2, max: p99 * 3 };
@@ -249,4 +255,9 @@ Deno.test("aggregateRuns: outliers among the ok runs", () => {
       [4, "deliveriesPerSecond", 4, 100 / 10.1],
     ],
   );
+});
+
+Deno.test("roundTo rounds to the given decimal places", () => {
+  assert.equal(roundTo(0.30000000000000004, 2), 0.3);
+  assert.equal(roundTo(1.23456, 3), 1.235);
 });

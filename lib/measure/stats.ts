@@ -14,6 +14,12 @@ import type {
   Status,
 } from "../results/types.ts";
 
+/** `value` rounded to `digits` decimal places. */
+export function roundTo(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
 /**
  * The median; the mean of the two middle values for an even count.
  * @throws {RangeError} If `values` is empty.

@@ -11,10 +11,12 @@ import {
   type MessageQueueListenOptions,
   ParallelMessageQueue,
 } from "@fedify/fedify";
+import type { ParallelImpl } from "../results/types.ts";
 import { sleep } from "../system/sleep.ts";
 
-/** How a parallel queue wraps a driver's queue. */
-export type ParallelImpl = "fedify" | "awaiting";
+// The results record which wrapper ran, so the type is theirs; re-exported
+// beside the wrappers it names.
+export type { ParallelImpl };
 
 export { PARALLEL_IMPLS } from "../params/bench/mod.ts";
 

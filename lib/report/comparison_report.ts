@@ -10,7 +10,7 @@ import {
   formatRatio,
   formatShift,
   RATE_LABELS,
-} from "../measure/calibration.ts";
+} from "./calibration.ts";
 import { alignedTable } from "./markdown_table.ts";
 import {
   type CalibrationComparison,

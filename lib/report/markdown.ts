@@ -21,7 +21,7 @@ import {
 } from "./cells.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
-import { renderEnvironment } from "../measure/environment.ts";
+import { renderEnvironment } from "./environment.ts";
 import { alignedTable } from "./markdown_table.ts";
 import { rowNotes, standInNote, tableLabel } from "./notes.ts";
 import type {

@@ -3,11 +3,34 @@
  *
  * @module
  */
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
-import type { Implementation } from "../measure/implementation.ts";
 
-export type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
-export type { Implementation } from "../measure/implementation.ts";
+/**
+ * How a parallel queue wraps a driver's queue: Fedify's
+ * `ParallelMessageQueue`, or `AwaitingParallelMessageQueue`
+ * (`lib/queue/awaiting_parallel_queue.ts`).
+ */
+export type ParallelImpl = "fedify" | "awaiting";
+
+/**
+ * The implementation of a driver's queue that a run measured (see
+ * `lib/measure/implementation.ts`, which resolves it).
+ */
+export interface Implementation {
+  /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
+  readonly specifier: string;
+  /**
+   * The URL the specifier resolved to in the process that opened the queue
+   * (an npm cache path, a JSR URL, or a local stand-in module).
+   */
+  readonly resolved: string;
+  /**
+   * Whether `resolved` is the package of that name from a registry (npm or
+   * JSR), rather than a stand-in module or another package.
+   */
+  readonly official: boolean;
+  /** The package version read from `resolved`, when it shows one. */
+  readonly version: string | null;
+}
 
 /**
  * The driver name of the baseline's rows (no queue, no `sendActivity`: the
@@ -223,7 +246,11 @@ export interface IdleRecord {
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
 
-/** A process that took part in a run. */
+/**
+ * A process that took part in a run: the one record of a measured process,
+ * from the meter that reads it (`lib/measure/process_meter.ts`) through the
+ * run's outcome to the results file.
+ */
 export interface ProcessRecord {
   /** `inbox`, `sender`, `worker` or `server`. */
   readonly role: string;
@@ -531,6 +558,12 @@ export interface SuiteParams {
   /** The scenario preset the parameters came from, if any. */
   readonly scenario?: string;
 }
+
+/**
+ * What a text field of an {@link Environment} says when the bench could not
+ * read it (a number it could not read is `null`, or `0` for the memory).
+ */
+export const UNKNOWN = "unknown";
 
 /** The machine and software a suite ran on, as the bench read them. */
 export interface Environment {

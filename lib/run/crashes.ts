@@ -19,7 +19,7 @@ import type {
   SuiteParams,
 } from "../results/types.ts";
 import type { Child } from "../system/process.ts";
-import { roundTo } from "./outcome.ts";
+import { roundTo } from "../measure/stats.ts";
 import type { RunProcesses } from "./processes.ts";
 
 /** Worker restarts allowed after a server crash before the run fails. */

@@ -10,17 +10,15 @@
  */
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
 import { percentiles } from "../measure/histogram.ts";
+import { roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
-import { type ProcessSample, switchesBetween } from "../system/procstat.ts";
 import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
-import type { ActivityReading } from "./processes.ts";
 import type {
   CrashRecord,
-  IdleProcess,
   IdleRecord,
+  Implementation,
   LoadRecord,
   Percentiles,
   ProcessRecord,
@@ -43,21 +41,6 @@ export type RunEnd =
   }
   /** Something broke: a process, the sender, a server, the inbox. */
   | { readonly status: "failed"; readonly reason: string };
-
-/** A process measured from the start of sending to the end of the run. */
-export interface MeasuredProcess {
-  /** `inbox`, `sender`, `worker` or `server`. */
-  readonly role: string;
-  /** Its process id. */
-  readonly pid: number;
-  /**
-   * Its reading when sending began; `null` when unreadable or no longer
-   * comparable (a server restarted since), absent when never taken.
-   */
-  readonly start?: ProcessSample | null;
-  /** Its reading at the end of the run; absent when the run failed. */
-  readonly end?: ProcessSample | null;
-}
 
 /** Everything one run observed, from which its result is built. */
 export interface RunObservations {
@@ -83,8 +66,11 @@ export interface RunObservations {
   readonly crashes: readonly CrashRecord[];
   /** The workers started again after a server crash, in order. */
   readonly restarts: readonly RestartRecord[];
-  /** Every process of the run, the queue server's too, in start order. */
-  readonly processes: readonly MeasuredProcess[];
+  /**
+   * Every process of the run, the queue server's too, in start order, as
+   * measured from the start of sending (`lib/measure/process_meter.ts`).
+   */
+  readonly processes: readonly ProcessRecord[];
   /** Queue depth samples, `[epochMs, queued]`. */
   readonly depth: readonly [number, number][];
   /** Separate worker processes (0: the sender consumes its queue). */
@@ -150,14 +136,7 @@ export function buildRunResult(run: RunObservations): RunResult {
   const due = dueTimes(run);
   const delivered = stats?.delivered ?? 0;
   const gone = stats?.goneDeliveries ?? 0;
-  const processes: ProcessRecord[] = run.processes.map((m) => ({
-    role: m.role,
-    pid: m.pid,
-    cpuSeconds: m.start != null && m.end != null
-      ? roundTo(m.end.cpuSeconds - m.start.cpuSeconds, 2)
-      : null,
-    peakRssBytes: m.end?.peakRssBytes ?? null,
-  }));
+  const { processes } = run;
   const cpuOf = (roles: readonly string[]) =>
     processes.filter((p) => roles.includes(p.role)).map((p) => p.cpuSeconds);
   return {
@@ -247,34 +226,6 @@ function loadOf(
       endMs: Math.max(endMs, dueMs.at(-1) ?? started),
     }),
   };
-}
-
-/**
- * The idle record of a run from the readings at the start and the end of
- * its window: CPU as a share of one core, RSS at the end, wake-ups.
- */
-export function idleRecord(
-  seconds: number,
-  before: readonly ActivityReading[],
-  after: readonly ActivityReading[],
-): IdleRecord {
-  const processes: IdleProcess[] = after.map((end) => {
-    const start = before.find((b) => b.pid === end.pid)?.sample ?? null;
-    const last = end.sample;
-    const both = start != null && last != null;
-    return {
-      role: end.role,
-      pid: end.pid,
-      cpuPercent: both
-        ? roundTo((last.cpuSeconds - start.cpuSeconds) * 100 / seconds, 2)
-        : null,
-      rssBytes: last?.rssBytes ?? null,
-      wakeups: both
-        ? switchesBetween(start.threadSwitches, last.threadSwitches)
-        : null,
-    };
-  });
-  return { seconds, processes };
 }
 
 /**
@@ -378,10 +329,4 @@ export function cpuMsPerDelivery(
     sum += seconds;
   }
   return roundTo(sum * 1000 / delivered, 3);
-}
-
-/** `value` rounded to `digits` decimal places. */
-export function roundTo(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -7,22 +7,18 @@
  *
  * @module
  */
+import { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxOptions } from "../../fake_inbox/server.ts";
 import type { SenderSpec } from "../child/sender.ts";
 import type { WorkerSpec } from "../child/worker.ts";
-import { InboxClient } from "../ipc/inbox_client.ts";
 import type { ReadyMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
+import { ProcessMeter } from "../measure/process_meter.ts";
+import type {
+  IdleRecord,
+  Implementation,
+  ProcessRecord,
+} from "../results/types.ts";
 import { Child } from "../system/process.ts";
-import {
-  type ActivitySample,
-  type ProcessSample,
-  resetPeakRss,
-  sampleActivity,
-  sampleProcess,
-  sampleTree,
-} from "../system/procstat.ts";
-import type { MeasuredProcess } from "./outcome.ts";
 
 const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);
 const SENDER_SCRIPT = new URL("../child/sender.ts", import.meta.url);
@@ -41,26 +37,6 @@ export interface AppPlan {
   readonly sender: SenderSpec;
 }
 
-/** One reading of a process for an idle measurement. */
-export interface ActivityReading {
-  /** `sender`, `worker` or `server`. */
-  readonly role: string;
-  /** Its process id. */
-  readonly pid: number;
-  /** The reading; `null` when the process could not be read. */
-  readonly sample: ActivitySample | null;
-}
-
-/** A measured process, with the readings taken so far. */
-interface Measured {
-  readonly role: string;
-  readonly pid: number;
-  /** Whether to read its whole process tree (a server). */
-  readonly tree: boolean;
-  start?: ProcessSample | null;
-  end?: ProcessSample | null;
-}
-
 /**
  * Starts, replaces, measures and stops the processes of one run.  Every
  * process it started stays listed (and measured) after it exited, so the
@@ -69,7 +45,7 @@ interface Measured {
 export class RunProcesses {
   readonly #signal: AbortSignal | undefined;
   readonly #children: Child[] = [];
-  readonly #measured: Measured[] = [];
+  readonly #meters: ProcessMeter[] = [];
   /** Children that exited because the run killed or replaced them. */
   readonly #killedOnPurpose = new Set<Child>();
   #plan: AppPlan | undefined;
@@ -85,7 +61,7 @@ export class RunProcesses {
 
   /** Measures the queue server's process tree too. */
   measureServer(pid: number): void {
-    this.#measured.push({ role: "server", pid, tree: true });
+    this.#meters.push(new ProcessMeter("server", pid, true));
   }
 
   /** Starts the fake inbox and waits until it listens. */
@@ -126,10 +102,7 @@ export class RunProcesses {
 
   /** Takes every process's first reading: measuring starts now. */
   startMeasuring(): void {
-    for (const m of this.#measured) {
-      if (m.tree) resetPeakRss(m.pid);
-      m.start = read(m);
-    }
+    for (const meter of this.#meters) meter.start();
   }
 
   /** Epoch ms the sender said it started sending from, if it did. */
@@ -202,34 +175,38 @@ export class RunProcesses {
    * are others, whose CPU time does not compare.
    */
   forgetServerStart(): void {
-    for (const m of this.#measured) if (m.role === "server") m.start = null;
+    for (const meter of this.#meters) {
+      if (meter.role === "server") meter.forgetStart();
+    }
   }
 
   /** Takes every process's last reading, while all still run. */
   finishMeasuring(): void {
-    for (const m of this.#measured) m.end = read(m);
+    for (const meter of this.#meters) meter.finish();
   }
 
   /**
-   * Reads every process of the app and the queue server (not the inbox,
-   * which is the bench's) for an idle measurement, in start order.
+   * Starts an idle window: reads every process of the app and the queue
+   * server (not the inbox, which is the bench's).
    */
-  sampleActivity(): ActivityReading[] {
-    return this.#measured.filter((m) => m.role !== "inbox").map((m) => ({
-      role: m.role,
-      pid: m.pid,
-      sample: sampleActivity(m.pid, m.tree),
-    }));
+  startIdle(): void {
+    for (const meter of this.#idleMeters()) meter.startIdle();
   }
 
-  /** Every process of the run with its readings, in start order. */
-  measured(): MeasuredProcess[] {
-    return this.#measured.map(({ role, pid, start, end }) => ({
-      role,
-      pid,
-      start,
-      end,
-    }));
+  /**
+   * Ends the idle window {@link startIdle} began, taken to last `seconds`:
+   * each process's CPU share, memory and wake-ups, in start order.
+   */
+  idle(seconds: number): IdleRecord {
+    return {
+      seconds,
+      processes: this.#idleMeters().map((meter) => meter.idle(seconds)),
+    };
+  }
+
+  /** Every process of the run, measured from the start of sending, in order. */
+  measured(): ProcessRecord[] {
+    return this.#meters.map((meter) => meter.record());
   }
 
   /** Every queue depth sample any process reported, `[epochMs, queued]`. */
@@ -250,6 +227,10 @@ export class RunProcesses {
     );
   }
 
+  #idleMeters(): ProcessMeter[] {
+    return this.#meters.filter((meter) => meter.role !== "inbox");
+  }
+
   #app(): AppPlan {
     if (this.#plan == null) throw new Error("the app has not started");
     return this.#plan;
@@ -258,7 +239,7 @@ export class RunProcesses {
   #spawn(role: string, script: URL, spec: unknown): Child {
     const child = Child.spawn({ role, script, spec });
     this.#children.push(child);
-    this.#measured.push({ role, pid: child.pid, tree: false });
+    this.#meters.push(new ProcessMeter(role, child.pid));
     return child;
   }
 
@@ -284,8 +265,4 @@ export class RunProcesses {
   #ready(child: Child): Promise<ReadyMessage> {
     return child.waitFor("ready", READY_TIMEOUT_MS, this.#signal);
   }
-}
-
-function read(m: Measured): ProcessSample | null {
-  return m.tree ? sampleTree(m.pid) : sampleProcess(m.pid);
 }

@@ -15,20 +15,20 @@
  *
  * @module
  */
+import type { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
-import type { InboxClient } from "../ipc/inbox_client.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
-import type { Implementation } from "../measure/implementation.ts";
-import type { QueueSpec } from "../queue/spec.ts";
+import type { QueueSpec } from "../child/queue.ts";
 import {
   BASELINE_DRIVER,
   type FanoutMode,
   GENERATOR_DRIVER,
   type IdleRecord,
+  type Implementation,
+  type ParallelImpl,
   type RunResult,
   type ServerRecord,
   type SuiteParams,
@@ -40,7 +40,7 @@ import { sleep } from "../system/sleep.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
-import { buildRunResult, idleRecord, type RunEnd } from "./outcome.ts";
+import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -362,10 +362,9 @@ class Run {
   async #watchIdle(seconds: number): Promise<RunResult> {
     const signal = this.#context.signal;
     await sleep(IDLE_SETTLE_MS, signal);
-    const before = this.#processes.sampleActivity();
+    this.#processes.startIdle();
     await sleep(seconds * 1000, signal);
-    const after = this.#processes.sampleActivity();
-    this.#idle = idleRecord(seconds, before, after);
+    this.#idle = this.#processes.idle(seconds);
     await this.#collect();
     return this.#result({ status: "ok" });
   }

@@ -1,21 +1,19 @@
 /**
  * Runs a suite: the baseline rows, then every configuration, each `runs`
  * times from an empty queue, skipping those that cannot run here, and
- * rewriting the results after each configuration so that an interrupted
- * suite keeps what finished.
+ * handing the results to its caller's `save` after each configuration so
+ * that an interrupted suite keeps what finished.  Writing them (JSON,
+ * Markdown, charts) is the caller's: this stage imports no report code.
  *
  * @module
  */
-import { join } from "node:path";
 import { noneDriver } from "../../drivers/none.ts";
-import type { ParallelImpl } from "../queue/awaiting_parallel_queue.ts";
 import type { Availability, Driver } from "../../drivers/driver.ts";
 import { measureCalibration } from "./calibrate.ts";
 import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
-import { writeResults } from "../report/markdown.ts";
 import {
   type Calibration,
   configurationId,
@@ -24,6 +22,7 @@ import {
   type FanoutMode,
   GENERATOR_DRIVER,
   type LogSummary,
+  type ParallelImpl,
   type ResultsDocument,
   type RunResult,
   type SuiteParams,
@@ -56,17 +55,16 @@ export interface SuiteOptions {
   readonly baseline?: boolean;
   /** User driver modules that child processes must load. */
   readonly driverModules?: readonly string[];
-  /** If set, results are written here after every configuration. */
-  readonly outDir?: string;
   /**
-   * Folder for Fedify's log of each configuration (`<id>.log`); `OUT/logs`
-   * with `outDir`, otherwise the logs are counted and removed.
+   * Folder for Fedify's log of each configuration (`<id>.log`); without
+   * it the logs are counted and removed.
    */
   readonly logDir?: string;
   /**
-   * Saves the results instead of writing them to `outDir`: called after
-   * every configuration, and once at the end with `final` set.  What it
-   * throws ends the suite; to go on after a failed write, catch it inside.
+   * Saves the results (e.g. `writeResults` of `lib/report/markdown.ts`):
+   * called after every configuration, and once at the end with `final`
+   * set.  What it throws ends the suite; to go on after a failed write,
+   * catch it inside.
    */
   readonly save?: (document: ResultsDocument, final: boolean) => Promise<void>;
   /**
@@ -295,8 +293,7 @@ export async function runSuite(
   const runs = Math.max(1, params.runs ?? 1);
   const services = options.services ?? new ServiceManager();
   const startedAt = new Date().toISOString();
-  const logDir = options.logDir ??
-    (options.outDir == null ? undefined : join(options.outDir, "logs"));
+  const { logDir, save } = options;
   const results: ConfigurationResult[] = [];
   const previous = options.resumeFrom != null &&
       sameMeasurement(options.resumeFrom.params, params)
@@ -312,11 +309,6 @@ export async function runSuite(
     environment,
     results: [...results],
   });
-  const outDir = options.outDir;
-  const save = options.save ??
-    (outDir == null
-      ? undefined
-      : (d: ResultsDocument) => writeResults(outDir, d));
   const refreshEnvironment = async () => {
     const servers: Record<string, string> = {};
     for (const r of results) {

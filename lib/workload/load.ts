@@ -13,6 +13,7 @@
  * @module
  */
 import { percentiles } from "../measure/histogram.ts";
+import { roundTo } from "../measure/stats.ts";
 import type { ArrivalPattern, LoadRecord, Series } from "../results/types.ts";
 
 /** Slices of the measured window whose spread is the run's own noise. */
@@ -108,11 +109,11 @@ export function evaluateLoad(run: LoadObservation): LoadRecord {
     arrivals: run.arrivals,
     durationSeconds,
     activities: due.length,
-    offeredRate: round(offeredRate, 3),
-    achievedRate: round(achievedRate, 3),
-    noise: round(noise, 3),
-    backlogSlope: round(slope, 3),
-    backlogSlopeError: round(error, 3),
+    offeredRate: roundTo(offeredRate, 3),
+    achievedRate: roundTo(achievedRate, 3),
+    noise: roundTo(noise, 3),
+    backlogSlope: roundTo(slope, 3),
+    backlogSlopeError: roundTo(error, 3),
     verdict: growing || shortfall || overHalfBehind ? "fell-behind" : "kept-up",
     backlogAtEnd,
     backlog: backlogSeries(backlogAt, startMs, Math.max(run.endMs, windowEnd)),
@@ -182,9 +183,4 @@ export function leastSquares(
   }
   const error = x.length > 2 ? Math.sqrt(residuals / (x.length - 2) / sxx) : 0;
   return { slope, error };
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

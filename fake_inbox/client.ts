@@ -1,18 +1,16 @@
 /**
  * {@link InboxClient}, with which the runner and `deno task inbox-capacity`
  * read a running fake inbox's counters and arrivals at the control paths
- * `fake_inbox/protocol.ts` defines.
+ * `protocol.ts` defines: the other side of `server.ts`.
  *
  * @module
  */
+import type { ReadyMessage } from "../lib/ipc/messages.ts";
 import {
   INBOX_PATHS,
   type InboxArrivals,
   type InboxStats,
-} from "../../fake_inbox/protocol.ts";
-
-export { INBOX_PATHS };
-import type { ReadyMessage } from "./messages.ts";
+} from "./protocol.ts";
 
 /** How long reading the counters may take. */
 const STATS_TIMEOUT_MS = 10_000;

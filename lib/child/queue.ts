@@ -1,19 +1,18 @@
 /**
- * How a child process learns which queue to open: the driver's name, the
- * modules to load it from, the configuration its `prepare` made, and the
- * parallelism to wrap it in, with which wrapper.
+ * The queue a child process (the sender, a worker) opens: how it learns
+ * which one (the driver's name, the modules to load it from, the
+ * configuration its `prepare` made, and the parallelism to wrap it in, with
+ * which wrapper), opening it, and reporting its depth to the runner.
  *
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
-import { type ParallelImpl, wrapParallel } from "./awaiting_parallel_queue.ts";
+import { wrapParallel } from "../queue/awaiting_parallel_queue.ts";
 import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
 import type { Json } from "../../drivers/driver.ts";
-import {
-  type Implementation,
-  resolveImplementation,
-} from "../measure/implementation.ts";
+import { resolveImplementation } from "../measure/implementation.ts";
+import type { Implementation, ParallelImpl } from "../results/types.ts";
 
 /** The queue part of a sender's or worker's spec. */
 export interface QueueSpec {

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { formatRatio, renderCalibration } from "./calibration.ts";
+import { calibration } from "../testing/comparison_fixtures.ts";
+
+Deno.test("formatRatio: a signed percentage change", () => {
+  assert.equal(formatRatio(1.2), "+20.0%");
+  assert.equal(formatRatio(0.75), "-25.0%");
+});
+
+Deno.test("renderCalibration: start, end, and a warning on drift", () => {
+  const steady = renderCalibration(calibration(600, 9000));
+  assert.match(
+    steady,
+    /^- \*\*Calibration\*\* \(median of 3 slices of 0\.5 s, min–max in parentheses/,
+  );
+  assert.match(
+    steady,
+    / {2}- start \(2026-01-01T00:00:00\.000Z\): RSA-2048 signatures 600\/s \(588–612\); loopback POSTs 9,000\/s \(8,820–9,180\)/,
+  );
+  assert.doesNotMatch(steady, /Warning/);
+  const running = renderCalibration({ ...calibration(600, 9000), end: null });
+  assert.match(running, / {2}- end: not measured/);
+  const drifted = renderCalibration({
+    start: calibration(600, 9000).start,
+    end: calibration(450, 9000).start,
+  });
+  assert.match(
+    drifted,
+    /> \*\*Warning\*\*: the machine's speed changed during the suite .*\(RSA-2048 signatures 600\/s \(588–612\) → 450\/s \(441–459\), -25\.0%\)/,
+  );
+});

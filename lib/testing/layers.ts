@@ -1,0 +1,42 @@
+/**
+ * The order of the project's folders, top first: the one place it is
+ * written as data.  A module may import from its own folder and from the
+ * folders of the layers below its own; never from above, and never from
+ * another folder of its own layer.  `lib/architecture.test.ts` checks every
+ * import of the module graph (type-only imports included) against it, and
+ * checks that the README's Architecture section lists the same layers.
+ *
+ * A folder is a path from the repository's root without a trailing slash
+ * (`lib/run` holds every module under `lib/run/`); a top-level module is
+ * its file name (`bench.ts`).
+ *
+ * @module
+ */
+
+/** The layers, top first; each is a list of folders. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["examples"],
+  ["bench.ts", "mod.ts"],
+  ["lib/cli"],
+  ["lib/report", "lib/run"],
+  ["lib/child"],
+  ["lib/workload", "drivers", "lib/queue", "fake_inbox"],
+  ["lib/measure", "lib/services"],
+  ["lib/system"],
+  ["lib/ipc"],
+  ["lib/params"],
+  ["lib/results"],
+];
+
+/**
+ * Folders that may import only some of the folders below them (besides
+ * their own): a driver of your own sees the library's face, and a report
+ * reads results, never the code that made them.
+ */
+export const ONLY: Readonly<Record<string, readonly string[]>> = {
+  examples: ["mod.ts"],
+  "lib/report": ["lib/params", "lib/results"],
+};
+
+/** The folder of test helpers: imported by `*.test.ts` files only. */
+export const TESTS_ONLY = "lib/testing";
