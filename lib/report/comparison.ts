@@ -19,7 +19,7 @@ import {
   type RateShift,
   readCalibration,
   shiftBetween,
-} from "../measure/calibration.ts";
+} from "../results/calibration.ts";
 import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
   ConfigurationResult,
