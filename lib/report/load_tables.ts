@@ -19,8 +19,15 @@ import {
   seconds,
   spreadOver,
 } from "./cells.ts";
+import {
+  type Column,
+  columnTable,
+  figureColumn,
+  numberColumn,
+  runsColumn,
+  textColumn,
+} from "./columns.ts";
 import { configurationLabel, label, rateText, rowKind } from "./label.ts";
-import { alignedTable } from "./markdown_table.ts";
 import { rowNotes, tableLabel } from "./notes.ts";
 import type {
   ConfigurationResult,
@@ -28,6 +35,7 @@ import type {
   LoadRecord,
   MaxRateRecord,
   ResultsDocument,
+  Spread,
 } from "../results/types.ts";
 
 /** One section of the report: a titled table, its notes and its legend. */
@@ -68,18 +76,32 @@ function notesOf(rows: readonly ConfigurationResult[]): string[] {
   return rows.flatMap(rowNotes);
 }
 
-/** A rate in activities per second, with its spread over the runs. */
-function rateCell(
-  r: ConfigurationResult,
-  value: number | null | undefined,
-  pick: (load: NonNullable<ConfigurationResult["load"]>) => number,
-): string {
-  return figureCell(
-    value,
-    rateUnit,
-    spreadOver(r, (run) => run.load == null ? null : pick(run.load)),
+/** The `Status` column every table but two ends with. */
+const STATUS = textColumn<ConfigurationResult>("Status", (r) => r.status);
+
+/** `sendActivity`'s p50 or p99 over a configuration's runs. */
+function sendCallColumn(
+  percentile: "p50" | "p99",
+): Column<ConfigurationResult> {
+  return runsColumn(
+    `sendActivity ${percentile}`,
+    latency,
+    (run) => run.sendCallMs?.[percentile],
   );
 }
+
+/** The load generator's own table. */
+const GENERATOR_COLUMNS: readonly Column<ConfigurationResult>[] = [
+  textColumn("Configuration", label),
+  numberColumn(
+    "Send loops",
+    (r) => r.senders == null ? "—" : String(r.senders),
+  ),
+  runsColumn("Calls/s", rateUnit, (run) => run.callsPerSecond),
+  sendCallColumn("p50"),
+  sendCallColumn("p99"),
+  STATUS,
+];
 
 /**
  * The load generator's row(s): how many `sendActivity` calls per second the
@@ -89,37 +111,9 @@ function generatorSection(
   rows: readonly ConfigurationResult[],
 ): Section | null {
   if (rows.length === 0) return null;
-  const header = [
-    "Configuration",
-    "Send loops",
-    "Calls/s",
-    "sendActivity p50",
-    "sendActivity p99",
-    "Status",
-  ];
-  const cells = rows.map((r) => [
-    label(r),
-    r.senders == null ? "—" : String(r.senders),
-    figureCell(
-      r.callsPerSecond,
-      rateUnit,
-      spreadOver(r, (run) => run.callsPerSecond),
-    ),
-    figureCell(
-      r.sendCallMs?.p50,
-      latency,
-      spreadOver(r, (run) => run.sendCallMs?.p50),
-    ),
-    figureCell(
-      r.sendCallMs?.p99,
-      latency,
-      spreadOver(r, (run) => run.sendCallMs?.p99),
-    ),
-    r.status,
-  ]);
   return {
     title: "Load generator",
-    table: alignedTable(header, cells, [0, 5]),
+    table: columnTable(GENERATOR_COLUMNS, rows),
     notes: notesOf(rows),
     legend: [
       "- **Load generator**: the sender's `sendActivity` calls from several " +
@@ -134,10 +128,10 @@ function generatorSection(
 
 /** The achieved rate ± the run's noise, then its spread over the runs. */
 function achievedCell(r: ConfigurationResult, load: LoadRecord): string {
-  const [value, ...range] = rateCell(
-    r,
+  const [value, ...range] = figureCell(
     load.achievedRate,
-    (l) => l.achievedRate,
+    rateUnit,
+    spreadOver(r, (run) => run.load?.achievedRate),
   ).split(" ");
   const noise = figureCell(load.noise, rateUnit).replace("/s", "");
   return [value, `±${noise}`, ...range].join(" ");
@@ -155,67 +149,42 @@ function verdictCell(r: ConfigurationResult): string {
     : text;
 }
 
+/** The rate runs' table, whose activities go to `recipients` inboxes each. */
+function rateColumns(recipients: number): Column<ConfigurationResult>[] {
+  return [
+    textColumn("Configuration", (r) => tableLabel(r)),
+    runsColumn("Offered", rateUnit, (run) => run.load?.offeredRate),
+    runsColumn(
+      "= deliveries",
+      rateUnit,
+      (run) => run.load == null ? null : run.load.offeredRate * recipients,
+    ),
+    numberColumn("Achieved", (r) => achievedCell(r, r.load!)),
+    textColumn("Verdict", verdictCell),
+    runsColumn("Backlog at end", count, (run) => run.load?.backlogAtEnd),
+    runsColumn("Latency p50", latency, (run) => run.latencyMs?.p50),
+    figureColumn(
+      "Latency p99",
+      latency,
+      (r) => r.latencyMs?.p99,
+      (r) =>
+        r.spread?.latencyP99Ms ?? spreadOver(r, (run) => run.latencyMs?.p99),
+    ),
+    sendCallColumn("p99"),
+    numberColumn("Delivered / expected", deliveredCell),
+    STATUS,
+  ];
+}
+
 /** The rate runs: offered against achieved, backlog, latency, accounting. */
 function rateSection(
   rows: readonly ConfigurationResult[],
   recipients: number,
 ): Section | null {
   if (rows.length === 0) return null;
-  const header = [
-    "Configuration",
-    "Offered",
-    "= deliveries",
-    "Achieved",
-    "Verdict",
-    "Backlog at end",
-    "Latency p50",
-    "Latency p99",
-    "sendActivity p99",
-    "Delivered / expected",
-    "Status",
-  ];
-  const cells = rows.map((r) => {
-    const load = r.load!;
-    return [
-      tableLabel(r),
-      rateCell(r, load.offeredRate, (l) => l.offeredRate),
-      figureCell(
-        load.offeredRate * recipients,
-        rateUnit,
-        spreadOver(
-          r,
-          (run) => run.load == null ? null : run.load.offeredRate * recipients,
-        ),
-      ),
-      achievedCell(r, load),
-      verdictCell(r),
-      figureCell(
-        load.backlogAtEnd,
-        count,
-        spreadOver(r, (run) => run.load?.backlogAtEnd),
-      ),
-      figureCell(
-        r.latencyMs?.p50,
-        latency,
-        spreadOver(r, (run) => run.latencyMs?.p50),
-      ),
-      figureCell(
-        r.latencyMs?.p99,
-        latency,
-        r.spread?.latencyP99Ms ?? spreadOver(r, (run) => run.latencyMs?.p99),
-      ),
-      figureCell(
-        r.sendCallMs?.p99,
-        latency,
-        spreadOver(r, (run) => run.sendCallMs?.p99),
-      ),
-      deliveredCell(r),
-      r.status,
-    ];
-  });
   return {
     title: "Steady load",
-    table: alignedTable(header, cells, [0, 4, 10]),
+    table: columnTable(rateColumns(recipients), rows),
     notes: notesOf(rows),
     legend: [
       "- **Offered**: activities scheduled per second over the measured " +
@@ -256,44 +225,69 @@ function sustainedCell(value: number | null, below: number | null): string {
   return below == null ? "—" : `< ${rateText(below)}/s`;
 }
 
+/** A max-rate search's configuration and record. */
+interface Search {
+  readonly result: ConfigurationResult;
+  readonly record: MaxRateRecord;
+}
+
+/**
+ * The deliveries per second of the lowest rate that failed: that rate times
+ * the recipients, known only when some rate passed.
+ */
+function lowestFailedDeliveries({ record }: Search): number | null {
+  const best = record.activitiesPerSecond;
+  if (
+    best == null || record.deliveriesPerSecond == null ||
+    record.lowestFailedRate == null
+  ) {
+    return null;
+  }
+  return record.lowestFailedRate * (record.deliveriesPerSecond / best);
+}
+
+/** The max-rate searches' table. */
+const MAX_RATE_COLUMNS: readonly Column<Search>[] = [
+  textColumn(
+    "Configuration",
+    ({ result }) => tableLabel(result, configurationLabel(result)),
+  ),
+  numberColumn(
+    "Max rate",
+    ({ record }) =>
+      sustainedCell(record.activitiesPerSecond, record.lowestFailedRate),
+  ),
+  numberColumn(
+    "= deliveries",
+    (search) =>
+      sustainedCell(
+        search.record.deliveriesPerSecond,
+        lowestFailedDeliveries(search),
+      ),
+  ),
+  numberColumn(
+    "p99 at max",
+    ({ result, record }) =>
+      record.activitiesPerSecond == null
+        ? "—"
+        : figureCell(result.latencyMs?.p99, latency),
+  ),
+  figureColumn("p99 bound", latency, ({ record }) => record.latencyBoundMs),
+  textColumn(
+    "Stopped by",
+    ({ record }) => STOPPED_BY[record.stoppedBy] ?? record.stoppedBy,
+  ),
+  textColumn("Probes", ({ record }) => probeList(record)),
+  figureColumn("Search", seconds, ({ record }) => record.seconds),
+];
+
 /** The max-rate searches: the sustained rate and how the search went. */
 function maxRateSection(rows: readonly ConfigurationResult[]): Section | null {
   if (rows.length === 0) return null;
-  const header = [
-    "Configuration",
-    "Max rate",
-    "= deliveries",
-    "p99 at max",
-    "p99 bound",
-    "Stopped by",
-    "Probes",
-    "Search",
-  ];
-  const cells = rows.map((r) => {
-    const record = r.maxRate!;
-    const best = record.activitiesPerSecond;
-    const recipients = best == null || record.deliveriesPerSecond == null
-      ? null
-      : record.deliveriesPerSecond / best;
-    return [
-      tableLabel(r, configurationLabel(r)),
-      sustainedCell(best, record.lowestFailedRate),
-      sustainedCell(
-        record.deliveriesPerSecond,
-        record.lowestFailedRate == null || recipients == null
-          ? null
-          : record.lowestFailedRate * recipients,
-      ),
-      best == null ? "—" : figureCell(r.latencyMs?.p99, latency),
-      figureCell(record.latencyBoundMs, latency),
-      STOPPED_BY[record.stoppedBy] ?? record.stoppedBy,
-      probeList(record),
-      figureCell(record.seconds, seconds),
-    ];
-  });
+  const searches = rows.map((result) => ({ result, record: result.maxRate! }));
   return {
     title: "Sustained rate",
-    table: alignedTable(header, cells, [0, 5, 6]),
+    table: columnTable(MAX_RATE_COLUMNS, searches),
     notes: notesOf(rows),
     legend: [
       "- **Max rate**: the highest rate probed that the configuration kept " +
@@ -345,50 +339,73 @@ function byRole(processes: readonly IdleProcess[]): RoleTotal[] {
   });
 }
 
+/** One line of the idle table: a role's processes, or all of them. */
+interface IdleLine {
+  /** The configuration's label. */
+  readonly name: string;
+  /** `worker`, `worker ×2`, or `total`. */
+  readonly role: string;
+  readonly cpuPercent: number | null;
+  /** The CPU's min–max over the runs (on the `total` line). */
+  readonly cpuSpread?: Spread;
+  readonly rssBytes: number | null;
+  readonly wakeupsPerSecond: number | null;
+}
+
+/** The idle table. */
+const IDLE_COLUMNS: readonly Column<IdleLine>[] = [
+  textColumn("Configuration", (line) => line.name),
+  textColumn("Role", (line) => line.role),
+  figureColumn(
+    "CPU",
+    percent,
+    (line) => line.cpuPercent,
+    (line) => line.cpuSpread,
+  ),
+  figureColumn("RSS", mebibytes, (line) => line.rssBytes),
+  figureColumn("Wakeups/s", rateUnit, (line) => line.wakeupsPerSecond),
+];
+
+/** A configuration's idle lines: one per role, then their total. */
+function idleLines(r: ConfigurationResult): IdleLine[] {
+  const idle = r.idle!;
+  const name = tableLabel(r, configurationLabel(r));
+  const line = (
+    role: string,
+    total: Omit<RoleTotal, "role" | "count">,
+  ): IdleLine => ({
+    name,
+    role,
+    cpuPercent: total.cpuPercent,
+    rssBytes: total.rssBytes,
+    wakeupsPerSecond: total.wakeups == null || idle.seconds <= 0
+      ? null
+      : total.wakeups / idle.seconds,
+  });
+  const roles = byRole(idle.processes).map((total) =>
+    line(total.count > 1 ? `${total.role} ×${total.count}` : total.role, total)
+  );
+  const all = idle.processes;
+  const total = line("total", {
+    cpuPercent: sum(all, (p) => p.cpuPercent),
+    rssBytes: sum(all, (p) => p.rssBytes),
+    wakeups: sum(all, (p) => p.wakeups),
+  });
+  const cpuSpread = spreadOver(r, (run) => {
+    const processes = run.idle?.processes;
+    return processes == null ? null : sum(processes, (p) => p.cpuPercent);
+  });
+  return [...roles, { ...total, cpuSpread }];
+}
+
 /** The idle rows: CPU, memory and wake-ups per role, and per configuration. */
 function idleSection(rows: readonly ConfigurationResult[]): Section | null {
   const measured = rows.filter((r) => r.idle != null);
   if (measured.length === 0) return null;
-  const header = ["Configuration", "Role", "CPU", "RSS", "Wakeups/s"];
-  const cells = measured.flatMap((r) => {
-    const idle = r.idle!;
-    const name = tableLabel(r, configurationLabel(r));
-    const perSecond = (wakeups: number | null) =>
-      wakeups == null || idle.seconds <= 0 ? null : wakeups / idle.seconds;
-    const line = (role: string, total: Omit<RoleTotal, "role" | "count">) => [
-      name,
-      role,
-      figureCell(total.cpuPercent, percent),
-      figureCell(total.rssBytes, mebibytes),
-      figureCell(perSecond(total.wakeups), rateUnit),
-    ];
-    const roles = byRole(idle.processes).map((total) =>
-      line(
-        total.count > 1 ? `${total.role} ×${total.count}` : total.role,
-        total,
-      )
-    );
-    const all = idle.processes;
-    const totalCpu = sum(all, (p) => p.cpuPercent);
-    const totalRow = line("total", {
-      cpuPercent: totalCpu,
-      rssBytes: sum(all, (p) => p.rssBytes),
-      wakeups: sum(all, (p) => p.wakeups),
-    });
-    totalRow[2] = figureCell(
-      totalCpu,
-      percent,
-      spreadOver(r, (run) => {
-        const processes = run.idle?.processes;
-        return processes == null ? null : sum(processes, (p) => p.cpuPercent);
-      }),
-    );
-    return [...roles, totalRow];
-  });
   const windows = [...new Set(measured.map((r) => r.idle!.seconds))];
   return {
     title: "Idle cost",
-    table: alignedTable(header, cells, [0, 1]),
+    table: columnTable(IDLE_COLUMNS, measured.flatMap(idleLines)),
     notes: notesOf(rows),
     legend: [
       `- **Idle cost**: every process of the app and its queue server over ${
@@ -404,42 +421,24 @@ function idleSection(rows: readonly ConfigurationResult[]): Section | null {
   };
 }
 
+/** The table of bursts by concurrent send loops. */
+const SENDERS_COLUMNS: readonly Column<ConfigurationResult>[] = [
+  textColumn("Configuration", (r) => tableLabel(r, configurationLabel(r))),
+  numberColumn("Senders", (r) => integer.format(r.senders!)),
+  sendCallColumn("p50"),
+  sendCallColumn("p99"),
+  runsColumn("Calls/s", rateUnit, (run) => run.callsPerSecond),
+  STATUS,
+];
+
 /** `sendActivity` under N closed-loop send loops at once. */
 function sendersSection(
   rows: readonly ConfigurationResult[],
 ): Section | null {
   if (rows.length === 0) return null;
-  const header = [
-    "Configuration",
-    "Senders",
-    "sendActivity p50",
-    "sendActivity p99",
-    "Calls/s",
-    "Status",
-  ];
-  const cells = rows.map((r) => [
-    tableLabel(r, configurationLabel(r)),
-    integer.format(r.senders!),
-    figureCell(
-      r.sendCallMs?.p50,
-      latency,
-      spreadOver(r, (run) => run.sendCallMs?.p50),
-    ),
-    figureCell(
-      r.sendCallMs?.p99,
-      latency,
-      spreadOver(r, (run) => run.sendCallMs?.p99),
-    ),
-    figureCell(
-      r.callsPerSecond,
-      rateUnit,
-      spreadOver(r, (run) => run.callsPerSecond),
-    ),
-    r.status,
-  ]);
   return {
     title: "Concurrent senders",
-    table: alignedTable(header, cells, [0, 5]),
+    table: columnTable(SENDERS_COLUMNS, rows),
     // Their notes are the burst table's.
     notes: [],
     legend: [
