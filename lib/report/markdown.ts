@@ -22,7 +22,13 @@ import {
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { renderEnvironment } from "./environment.ts";
-import { alignedTable } from "./markdown_table.ts";
+import {
+  type Column,
+  columnTable,
+  numberColumn,
+  spreadColumn,
+  textColumn,
+} from "./columns.ts";
 import { rowNotes, standInNote, tableLabel } from "./notes.ts";
 import type {
   ConfigurationResult,
@@ -100,47 +106,61 @@ function sectionTexts(
   });
 }
 
+/**
+ * The columns of the burst table; `lost` adds the column of crash runs,
+ * deliveries that never arrived after the crash.
+ */
+function burstColumns(lost: boolean): Column<ConfigurationResult>[] {
+  return [
+    textColumn("Configuration", (r) => tableLabel(r)),
+    textColumn("Status", (r) => r.status),
+    spreadColumn("Send", seconds, "sendSeconds", (r) => r.sendSeconds),
+    spreadColumn(
+      "Receive",
+      seconds,
+      "receiveSeconds",
+      (r) => r.receiveSeconds,
+    ),
+    spreadColumn("Total", seconds, "totalSeconds", (r) => r.totalSeconds),
+    numberColumn("Delivered / expected", deliveredCell),
+    numberColumn(
+      "Dup.",
+      (r) => r.status === "skipped" ? "—" : integer.format(r.duplicates),
+    ),
+    ...(lost
+      ? [numberColumn<ConfigurationResult>(
+        "Lost",
+        (r) => r.lost == null ? "—" : integer.format(r.lost),
+      )]
+      : []),
+    numberColumn("Deliveries/s", rate),
+    spreadColumn(
+      "p99 latency",
+      latency,
+      "latencyP99Ms",
+      (r) => r.latencyMs?.p99,
+    ),
+    spreadColumn(
+      "CPU/delivery app",
+      cpuMs,
+      "cpuMsPerDelivery",
+      (r) => r.cpuMsPerDelivery,
+    ),
+    spreadColumn(
+      "+ server",
+      cpuMs,
+      "serverCpuMsPerDelivery",
+      (r) => r.serverCpuMsPerDelivery,
+    ),
+    numberColumn("= total", totalCpuCell),
+  ];
+}
+
 /** The table of burst runs and the notes on them. */
 function burstTable(document: ResultsDocument): string {
   const results = burstRows(document);
-  const header = [
-    "Configuration",
-    "Status",
-    "Send",
-    "Receive",
-    "Total",
-    "Delivered / expected",
-    "Dup.",
-    "Deliveries/s",
-    "p99 latency",
-    "CPU/delivery app",
-    "+ server",
-    "= total",
-  ];
-  // Crash runs add a column: deliveries that never arrived after the crash.
-  const crashRuns = results.some((r) => r.lost != null);
-  if (crashRuns) header.splice(7, 0, "Lost");
-  const rows = results.map((r) => {
-    const row = [
-      tableLabel(r),
-      r.status,
-      cell(r, "sendSeconds", r.sendSeconds, seconds),
-      cell(r, "receiveSeconds", r.receiveSeconds, seconds),
-      cell(r, "totalSeconds", r.totalSeconds, seconds),
-      deliveredCell(r),
-      r.status === "skipped" ? "—" : integer.format(r.duplicates),
-      rate(r),
-      cell(r, "latencyP99Ms", r.latencyMs?.p99, latency),
-      cell(r, "cpuMsPerDelivery", r.cpuMsPerDelivery, cpuMs),
-      cell(r, "serverCpuMsPerDelivery", r.serverCpuMsPerDelivery, cpuMs),
-      totalCpuCell(r),
-    ];
-    if (crashRuns) {
-      row.splice(7, 0, r.lost == null ? "—" : integer.format(r.lost));
-    }
-    return row;
-  });
-  const table = alignedTable(header, rows, [0, 1]);
+  const lost = results.some((r) => r.lost != null);
+  const table = columnTable(burstColumns(lost), results);
   const notes = results.flatMap(rowNotes);
   const footnote = standInNote(results);
   if (footnote != null) notes.unshift(footnote);
