@@ -4,6 +4,7 @@ import {
   aggregateRuns,
   findOutliers,
   median,
+  nearestRank,
   roundTo,
   spreadOf,
 } from "./stats.ts";
@@ -58,6 +59,17 @@ Deno.test("median: odd, even, unsorted; empty throws", () => {
   median(input);
   assert.deepEqual(input, [5, 1, 4], "input is not sorted in place");
   assert.throws(() => median([]), RangeError);
+});
+
+Deno.test("nearestRank: a value of the sample, never a mean of two", () => {
+  const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  assert.equal(nearestRank(sorted, 0.5), 5);
+  assert.equal(nearestRank(sorted, 0.9), 9);
+  assert.equal(nearestRank(sorted, 0.91), 10);
+  assert.equal(nearestRank(sorted, 1), 10);
+  assert.equal(nearestRank(sorted, 0), 1);
+  assert.equal(nearestRank([7], 0.5), 7);
+  assert.throws(() => nearestRank([], 0.5), RangeError);
 });
 
 Deno.test("spreadOf: min and max; empty throws", () => {

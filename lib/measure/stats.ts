@@ -1,6 +1,7 @@
 /**
- * Statistics over repeated runs of a configuration: medians, spreads,
- * outlier detection, and {@link aggregateRuns}, which folds the runs into one
+ * Statistics over repeated runs of a configuration and over samples:
+ * medians, spreads, nearest-rank quantiles, outlier detection, and
+ * {@link aggregateRuns}, which folds the runs into one
  * {@link ConfigurationResult}.
  *
  * @module
@@ -46,6 +47,19 @@ export function spreadOf(values: readonly number[]): Spread {
     if (value > max) max = value;
   }
   return { min, max };
+}
+
+/**
+ * The `q`-quantile of values sorted ascending, by nearest rank: the
+ * smallest value with at least a share `q` of the values at or below it
+ * (`q` = 0.5 of 200 values is the 100th, not a mean of two).
+ * @throws {RangeError} If `sorted` is empty.
+ */
+export function nearestRank(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) throw new RangeError("quantile of no values");
+  return sorted[
+    Math.max(0, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1))
+  ];
 }
 
 /** Modified Z-score above which a value is an outlier (Iglewicz–Hoaglin). */

@@ -288,7 +288,10 @@ export function loadSentence(load: LoadParams, recipients: number): string {
  * Writes through a temporary file and a rename, so a failed write (disk
  * full) leaves the previous file whole, and removes the temporary file.
  */
-async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(
+  path: string,
+  text: string,
+): Promise<void> {
   const temp = `${path}.tmp-${Deno.pid}`;
   try {
     await Deno.writeTextFile(temp, text);

@@ -84,6 +84,18 @@ export function validateResultsDocument(
 export async function readResultsDocument(
   path: string,
 ): Promise<ResultsDocument> {
+  return validateResultsDocument(await readJsonFile(path), path);
+}
+
+/**
+ * Reads a JSON file of results (any kind).
+ *
+ * @param path The file.
+ * @returns Its parsed JSON.
+ * @throws {ResultsFileError} If it is missing ({@link ResultsFileError.missing}
+ *   is then `true`), unreadable or not JSON; the message starts with `path`.
+ */
+export async function readJsonFile(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -96,9 +108,8 @@ export async function readResultsDocument(
       : String(error);
     throw new ResultsFileError(`${path}: cannot read (${cause})`, missing);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new ResultsFileError(
       `${path}: invalid JSON (${
@@ -106,5 +117,4 @@ export async function readResultsDocument(
       })`,
     );
   }
-  return validateResultsDocument(parsed, path);
 }

@@ -1,50 +1,14 @@
 /**
- * The pure parts of `deno task dequeue-cost`: arguments, messages, timing,
- * the fit and the drain projection.
+ * The pure parts of `deno task dequeue-cost`'s measurement: messages,
+ * timing, the fit and the drain projection.
  */
 import assert from "node:assert/strict";
+import { fitCost, projectDrain, summariseArrivals } from "./dequeue_fit.ts";
+import { outboxMessages } from "./outbox_messages.ts";
 import {
   type DequeueCostPoint,
-  fitCost,
-  outboxMessages,
-  parseDequeueCostArgs,
-  projectDrain,
-  summariseArrivals,
-  UsageError,
-} from "./dequeue_cost.ts";
-
-Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
-  const params = parseDequeueCostArgs([])!;
-  assert.deepEqual(params.drivers, [
-    "redis",
-    "redis-limit1",
-    "postgres",
-    "postgres-indexed",
-  ]);
-  assert.deepEqual(params.backlogs, [1000, 5000, 20000, 50000]);
-  assert.equal(params.dequeues, 200);
-  assert.deepEqual(params.project, ["redis"]);
-  assert.equal(parseDequeueCostArgs(["--help"]), null);
-  assert.deepEqual(
-    parseDequeueCostArgs(["--backlogs", "2000,500,500"])!.backlogs,
-    [500, 2000],
-  );
-  for (
-    const [args, pattern] of [
-      [["--drivers", "nope"], /unknown driver "nope"; deno task bench --list/],
-      [["--drivers", "none"], /"none" has no queue/],
-      [["--backlogs", "200"], /exceed --warmup \+ --dequeues \(220\)/],
-      [["--dequeues", "x"], /--dequeues must be a positive integer/],
-      [["--bogus"], /see --help/],
-    ] as const
-  ) {
-    assert.throws(() => parseDequeueCostArgs(args), (e: Error) => {
-      assert.ok(e instanceof UsageError);
-      assert.match(e.message, pattern);
-      return true;
-    });
-  }
-});
+  readDequeueCostDocument,
+} from "../results/dequeue_cost.ts";
 
 Deno.test("outbox messages are about the asked size and all distinct", () => {
   const message = outboxMessages(4096);
@@ -70,6 +34,8 @@ Deno.test("timing, fit and projection", () => {
     msPerDequeue: 2,
     gapMs: { p50: 2, p90: 3, max: 3 },
   });
+  // Nearest rank: the p50 of an even number of gaps is one of them.
+  assert.equal(summariseArrivals([0, 1, 3, 6, 10])?.gapMs?.p50, 2);
   const point = (backlog: number, ms: number): DequeueCostPoint => ({
     driver: "redis",
     backlog,
@@ -93,4 +59,20 @@ Deno.test("timing, fit and projection", () => {
   const projection = projectDrain(fit, 1000);
   assert.ok(Math.abs(projection.seconds - 3.5025) < 1e-9);
   assert.equal(projection.dequeuesIn600Seconds, 1000);
+});
+
+Deno.test("the published fits and projection are what the points give, to the bit", async () => {
+  const document = await readDequeueCostDocument(
+    new URL("../../results/dequeue-cost/dequeue-cost.json", import.meta.url)
+      .pathname,
+  );
+  const fits = document.params.drivers.map((d) => fitCost(d, document.points))
+    .filter((f) => f != null);
+  assert.deepEqual(fits, document.fits);
+  assert.deepEqual(
+    fits.filter((f) => document.params.project.includes(f.driver)).map((f) =>
+      projectDrain(f, document.params.projectionBacklog)
+    ),
+    document.projections,
+  );
 });

@@ -15,7 +15,7 @@
  */
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { chartContext } from "./context.ts";
+import { chartContext, type ChartSpec } from "./context.ts";
 import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
 import { backlogChart, loadLatencyChart } from "./load.ts";
@@ -40,7 +40,8 @@ export interface Chart {
  * Renders every chart that the document has data for, in a fixed order:
  * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
  * `scaling`, `load-latency`, `backlog`, `idle-cpu`.
- * The same document always gives the same SVG text.
+ * The same document always gives the same SVG text.  (The dequeue-cost
+ * chart, `dequeue_cost.ts`, is drawn for its own document.)
  */
 export async function renderCharts(
   document: ResultsDocument,
@@ -58,6 +59,17 @@ export async function renderCharts(
     backlogChart(load),
     idleCpuChart(load),
   ].filter((chart) => chart != null);
+  return await renderSpecs(specs);
+}
+
+/**
+ * Renders chart specs to SVG, in order, the way every chart of the project
+ * is rendered (Helvetica's metrics, fresh SVG ids), so that the same specs
+ * always give the same SVG text.
+ */
+export async function renderSpecs(
+  specs: readonly ChartSpec[],
+): Promise<Chart[]> {
   // Vega keeps global state (text metrics, SVG ids): one render at a time.
   const turn = queue.then(() =>
     measuringHelvetica(async () => {

@@ -1,0 +1,119 @@
+/**
+ * `deno task dequeue-cost`: what one dequeue costs each queue as its
+ * backlog grows.  Parses the options (the table in
+ * lib/params/dequeue_cost.ts), runs the measurement (lib/run/dequeue_cost.ts),
+ * prints the report on stdout and writes `dequeue-cost.json`, `.md` and
+ * `.svg` to `--out`.  `deno task report DIR` renders a folder's Markdown and
+ * chart again from its JSON.  See `--help`.
+ *
+ * @module
+ */
+import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
+import {
+  DEQUEUE_COST,
+  parseCommand,
+  renderHelp,
+  UsageError,
+} from "../params/mod.ts";
+import {
+  msFigure,
+  renderDequeueCost,
+  writeDequeueCost,
+} from "../report/dequeue_cost.ts";
+import { figureCell } from "../report/cells.ts";
+import type {
+  DequeueCostParams,
+  DequeueCostPoint,
+} from "../results/dequeue_cost.ts";
+import { runDequeueCost } from "../run/dequeue_cost.ts";
+import { leftovers } from "../system/leftovers.ts";
+import { Interrupter } from "./interrupt.ts";
+
+/** Everything `deno task dequeue-cost` was asked to do. */
+export interface DequeueCostOptions extends DequeueCostParams {
+  /** Where the files go. */
+  readonly outDir: string;
+}
+
+/** The help text. */
+export const HELP: string = renderHelp(DEQUEUE_COST);
+
+/**
+ * Parses the command line and environment; every driver named must be a
+ * built-in one with a queue.
+ * @throws {UsageError} On unknown options or bad values.
+ * @returns `null` for `--help`.
+ */
+export function parseDequeueCostArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): DequeueCostOptions | null {
+  const { values } = parseCommand(DEQUEUE_COST, args, env);
+  if (values.help) return null;
+  for (const name of values.drivers) {
+    const driver = findDriver(builtinDrivers, name);
+    if (driver == null) {
+      throw new UsageError(
+        `unknown driver "${name}"; deno task bench --list shows them`,
+      );
+    }
+    if (driver.prepare == null || driver.open == null) {
+      throw new UsageError(
+        `driver "${name}" has no queue to measure; pick one that has, ` +
+          "e.g. --drivers redis,postgres",
+      );
+    }
+  }
+  const { out, help: _, ...params } = values;
+  return { ...params, outDir: out };
+}
+
+/** The progress line of a point, on stderr. */
+function progressLine(
+  driver: string,
+  backlog: number,
+  point: DequeueCostPoint | null,
+): string {
+  if (point == null) return `[${driver}] backlog ${backlog}: filling…`;
+  return `[${driver}] backlog ${backlog}: ${point.status}, ${
+    figureCell(point.msPerDequeue, msFigure)
+  } ms/dequeue over ${point.dequeued}` +
+    (point.fillSeconds == null
+      ? ""
+      : ` (fill ${point.fillSeconds.toFixed(1)} s)`) +
+    (point.reason == null ? "" : `; ${point.reason}`);
+}
+
+if (import.meta.main) {
+  let options: DequeueCostOptions | null;
+  try {
+    options = parseDequeueCostArgs(Deno.args, Deno.env.toObject());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}`);
+    Deno.exit(2);
+  }
+  if (options == null) {
+    console.log(HELP);
+    Deno.exit(0);
+  }
+  const interrupter = new Interrupter({
+    force: () => {
+      leftovers.forceCleanup();
+      Deno.exit(130);
+    },
+  });
+  interrupter.install();
+  const document = await runDequeueCost(options, {
+    signal: interrupter.signal,
+    onProgress: (driver, backlog, point) =>
+      console.error(progressLine(driver, backlog, point)),
+  });
+  interrupter.uninstall();
+  await writeDequeueCost(options.outDir, document);
+  console.log(renderDequeueCost(document));
+  console.error(`wrote ${options.outDir}/dequeue-cost.{json,md,svg}`);
+  const ok = !interrupter.interrupted &&
+    document.points.every((p) => p.status === "ok");
+  Deno.exit(interrupter.interrupted ? 130 : ok ? 0 : 1);
+}

@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { renderDequeueCost, renderDequeueCostChart } from "./dequeue_cost.ts";
+import { dequeueCostChart } from "./charts/dequeue_cost.ts";
+import { PALETTE } from "./charts/theme.ts";
+import {
+  type DequeueCostDocument,
+  readDequeueCostDocument,
+} from "../results/dequeue_cost.ts";
+
+const PUBLISHED = new URL("../../results/dequeue-cost/", import.meta.url);
+
+function published(): Promise<DequeueCostDocument> {
+  return readDequeueCostDocument(
+    new URL("dequeue-cost.json", PUBLISHED).pathname,
+  );
+}
+
+Deno.test("the published dequeue-cost.md is what its JSON renders, byte for byte", async () => {
+  const document = await published();
+  assert.equal(
+    renderDequeueCost(document),
+    await Deno.readTextFile(new URL("dequeue-cost.md", PUBLISHED)),
+  );
+});
+
+Deno.test("dequeue-cost report: not-ok points, no fit, no projection", async () => {
+  const document = await published();
+  const text = renderDequeueCost({
+    ...document,
+    points: [
+      {
+        ...document.points[0],
+        status: "timeout",
+        reason: "one dequeue took over 60 s",
+      },
+      {
+        driver: "postgres",
+        backlog: 1000,
+        status: "skipped",
+        reason: "postgres is not available",
+        fillSeconds: null,
+        dequeued: 0,
+        msPerDequeue: null,
+        gapMs: null,
+      },
+    ],
+    fits: [],
+    projections: [],
+  });
+  const lines = text.split("\n");
+  assert.ok(
+    lines.includes(
+      "| redis | 1,000 | 0.1 s | 200 | 3.34 | 2.38 | 5.53 | 22.3 | " +
+        "timeout: one dequeue took over 60 s |",
+    ),
+    text,
+  );
+  assert.ok(
+    lines.includes(
+      "| postgres | 1,000 | — | 0 | — | — | — | — | " +
+        "skipped: postgres is not available |",
+    ),
+    text,
+  );
+  assert.doesNotMatch(text, /Least-squares|Projection/);
+});
+
+Deno.test("dequeue-cost chart: a line per driver in the order measured, in the palette's colours", async () => {
+  const document = await published();
+  const chart = dequeueCostChart(document)!;
+  const color = (chart.spec as unknown as {
+    encoding: { color: { scale: { domain: string[]; range: string[] } } };
+  }).encoding.color.scale;
+  assert.deepEqual(color.domain, document.params.drivers);
+  assert.deepEqual(color.range, PALETTE.slice(0, color.domain.length));
+  const svg = await renderDequeueCostChart(document);
+  assert.match(svg!, /^<svg /);
+  assert.match(svg!, /Time per dequeue against backlog/);
+  assert.equal(await renderDequeueCostChart(document), svg, "deterministic");
+  const none = {
+    ...document,
+    points: document.points.map((p) => ({ ...p, msPerDequeue: null })),
+  };
+  assert.equal(dequeueCostChart(none), null);
+  assert.equal(await renderDequeueCostChart(none), null);
+});

@@ -1,0 +1,170 @@
+/**
+ * The report of `deno task dequeue-cost`: `dequeue-cost.md` (the points,
+ * the fitted lines and the drain projections, tables declared as columns)
+ * and `dequeue-cost.svg` (the chart, `charts/dequeue_cost.ts`), and the
+ * writes of those files beside `dequeue-cost.json`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { count, integer, type Unit } from "./cells.ts";
+import { dequeueCostChart } from "./charts/dequeue_cost.ts";
+import { renderSpecs } from "./charts/mod.ts";
+import {
+  type Column,
+  columnTable,
+  figureColumn,
+  numberColumn,
+  textColumn,
+} from "./columns.ts";
+import { writeAtomically } from "./markdown.ts";
+import {
+  type CostFit,
+  DEQUEUE_COST_FILE,
+  type DequeueCostDocument,
+  type DequeueCostPoint,
+} from "../results/dequeue_cost.ts";
+
+/** Milliseconds, three significant digits at most (`384`, `31.0`, `3.34`). */
+export const msFigure = (value: number): Unit => ({
+  scale: 1,
+  suffix: "",
+  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
+});
+
+/** Seconds with one decimal. */
+const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });
+
+/** A fit's R², three decimals. */
+const thousandths = (): Unit => ({ scale: 1, suffix: "", digits: 3 });
+
+/** The table of points. */
+const POINT_COLUMNS: readonly Column<DequeueCostPoint>[] = [
+  textColumn("Driver", (p) => p.driver),
+  figureColumn("Backlog", count, (p) => p.backlog),
+  figureColumn("Fill", tenths, (p) => p.fillSeconds),
+  numberColumn("Dequeued", (p) => String(p.dequeued)),
+  figureColumn("ms/dequeue", msFigure, (p) => p.msPerDequeue),
+  figureColumn("p50 gap", msFigure, (p) => p.gapMs?.p50),
+  figureColumn("p90 gap", msFigure, (p) => p.gapMs?.p90),
+  figureColumn("max gap", msFigure, (p) => p.gapMs?.max),
+  textColumn(
+    "Status",
+    (p) => `${p.status}${p.reason == null ? "" : `: ${p.reason}`}`,
+  ),
+];
+
+/** The table of fitted lines. */
+const FIT_COLUMNS: readonly Column<CostFit>[] = [
+  textColumn("Driver", (f) => f.driver),
+  textColumn(
+    "ms/dequeue ≈",
+    (f) =>
+      `${f.interceptMs.toFixed(3)} ${f.slopeMs < 0 ? "−" : "+"} ${
+        Math.abs(f.slopeMs * 1000).toFixed(4)
+      } × backlog/1000`,
+  ),
+  figureColumn("R²", thousandths, (f) => f.r2),
+  textColumn("From backlogs", (f) => f.backlogs.join(", ")),
+];
+
+/** The tables of this report are written as they are, unpadded. */
+const UNPADDED = { padded: false } as const;
+
+/** A drain time in the largest unit it fills: `50.0 s`, `3.5 min`, `2.6 h`. */
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** Renders `dequeue-cost.md`. */
+export function renderDequeueCost(document: DequeueCostDocument): string {
+  const { params } = document;
+  const lines = [
+    "# Dequeue cost against backlog",
+    "",
+    `${params.dequeues} dequeues timed per backlog (after ${params.warmup} ` +
+    "untimed) by the official queue's `listen()` with a no-op handler, " +
+    "from the gaps between consecutive messages; messages of about " +
+    `${params.messageBytes} bytes of JSON (an outbox message with its ` +
+    "activity and keys); every backlog starts from an empty queue.  A " +
+    "queue's own timers and notifications run as usual (for example " +
+    "`PostgresMessageQueue` 1.8.7 starts another poll loop every 5 s).",
+    "",
+    columnTable(POINT_COLUMNS, document.points, UNPADDED),
+  ];
+  if (document.fits.length > 0) {
+    lines.push(
+      "",
+      "Least-squares fit, ms per dequeue against backlog:",
+      "",
+      columnTable(FIT_COLUMNS, document.fits, UNPADDED),
+    );
+  }
+  if (document.projections.length > 0) {
+    lines.push(
+      "",
+      `**Projection, not a measurement**: draining a backlog that starts at ` +
+        `${integer.format(params.projectionBacklog)} outbox messages ` +
+        "(500 activities × 100 recipients), one dequeue at a time, at the " +
+        "fitted cost (dequeue alone: no delivery, no concurrent enqueues):",
+      "",
+      ...document.projections.map((p) =>
+        `- projection: ${p.driver} would take about ${
+          duration(p.seconds)
+        } to drain it, and dequeue about ${
+          integer.format(p.dequeuesIn600Seconds)
+        } messages in the bench's 600 s limit`
+      ),
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Renders `dequeue-cost.svg`: ms per dequeue against backlog, one line per
+ * driver; `null` when no point has a time.
+ */
+export async function renderDequeueCostChart(
+  document: DequeueCostDocument,
+): Promise<string | null> {
+  const spec = dequeueCostChart(document);
+  if (spec == null) return null;
+  const [chart] = await renderSpecs([spec]);
+  return chart.svg;
+}
+
+/**
+ * Writes `dequeue-cost.md` and, when there is a time to draw,
+ * `dequeue-cost.svg` into `dir` from the document (nothing is measured).
+ */
+export async function writeDequeueCostReport(
+  dir: string,
+  document: DequeueCostDocument,
+): Promise<void> {
+  const svg = await renderDequeueCostChart(document);
+  if (svg != null) {
+    await writeAtomically(join(dir, "dequeue-cost.svg"), svg);
+  }
+  await writeAtomically(
+    join(dir, "dequeue-cost.md"),
+    renderDequeueCost(document),
+  );
+}
+
+/**
+ * Writes `dequeue-cost.json`, then its Markdown and chart, into `dir`
+ * (created when missing), each file atomically.
+ */
+export async function writeDequeueCost(
+  dir: string,
+  document: DequeueCostDocument,
+): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  await writeAtomically(
+    join(dir, DEQUEUE_COST_FILE),
+    JSON.stringify(document, null, 2) + "\n",
+  );
+  await writeDequeueCostReport(dir, document);
+}

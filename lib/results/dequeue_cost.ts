@@ -1,0 +1,121 @@
+/**
+ * What `deno task dequeue-cost` records in `dequeue-cost.json`: the
+ * measured cost of one dequeue per driver and backlog, the line fitted to
+ * each driver's cost, and the drain times projected from it; and reading
+ * that file back, for re-rendering its report.
+ *
+ * @module
+ */
+import { readJsonFile, ResultsFileError } from "./read.ts";
+
+/** The parameters a dequeue-cost file records (all but where it went). */
+export interface DequeueCostParams {
+  /** Driver names, in the order measured. */
+  readonly drivers: readonly string[];
+  /** Backlog sizes, ascending. */
+  readonly backlogs: readonly number[];
+  /** Dequeues timed at each backlog. */
+  readonly dequeues: number;
+  /** Dequeues done, untimed, before timing starts (warm-up). */
+  readonly warmup: number;
+  /** Approximate size of each message's JSON, in bytes. */
+  readonly messageBytes: number;
+  /** Longest a single dequeue may take before the driver is cut off. */
+  readonly stepTimeoutSeconds: number;
+  /** The backlog the projection drains (500 activities × 100 inboxes). */
+  readonly projectionBacklog: number;
+  /** The drivers whose fitted cost is projected to a drain time. */
+  readonly project: readonly string[];
+}
+
+/** The percentiles of the gaps between consecutive messages, ms. */
+export interface GapPercentiles {
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+}
+
+/** One driver at one backlog. */
+export interface DequeueCostPoint {
+  readonly driver: string;
+  readonly backlog: number;
+  /**
+   * `ok`; `timeout` when one dequeue took longer than the step limit (larger
+   * backlogs are then skipped); `skipped`; or `failed`.
+   */
+  readonly status: "ok" | "timeout" | "skipped" | "failed";
+  /** Why, when not `ok`. */
+  readonly reason?: string;
+  /** Seconds the fill took (`enqueueMany` of the whole backlog). */
+  readonly fillSeconds: number | null;
+  /** Dequeues timed (gaps between consecutive messages). */
+  readonly dequeued: number;
+  /** Mean milliseconds per dequeue: (last − first message) ÷ dequeued. */
+  readonly msPerDequeue: number | null;
+  /** Percentiles of the individual gaps, milliseconds. */
+  readonly gapMs: GapPercentiles | null;
+}
+
+/** A least-squares line `ms per dequeue = interceptMs + slopeMs × backlog`. */
+export interface CostFit {
+  readonly driver: string;
+  readonly interceptMs: number;
+  readonly slopeMs: number;
+  /** Coefficient of determination; `null` with two points. */
+  readonly r2: number | null;
+  /** The backlogs the fit is made of. */
+  readonly backlogs: readonly number[];
+}
+
+/** A drain time projected from a fit; not a measurement. */
+export interface DrainProjection {
+  readonly driver: string;
+  /** The backlog when draining starts. */
+  readonly backlog: number;
+  /** Projected seconds to dequeue all of it, one at a time. */
+  readonly seconds: number;
+  /** Projected dequeues in the bench's default 600 s time limit. */
+  readonly dequeuesIn600Seconds: number;
+}
+
+/** What `dequeue-cost.json` holds. */
+export interface DequeueCostDocument {
+  readonly kind: "dequeue-cost";
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly params: DequeueCostParams;
+  readonly environment: unknown;
+  readonly points: readonly DequeueCostPoint[];
+  readonly fits: readonly CostFit[];
+  readonly projections: readonly DrainProjection[];
+}
+
+/** The file's name in its folder. */
+export const DEQUEUE_COST_FILE = "dequeue-cost.json";
+
+/**
+ * Reads a `dequeue-cost.json` back.
+ * @throws {ResultsFileError} If it is missing ({@link ResultsFileError.missing}
+ *   is then `true`), unreadable, not JSON, or not a dequeue-cost file; the
+ *   message starts with `path`.
+ */
+export async function readDequeueCostDocument(
+  path: string,
+): Promise<DequeueCostDocument> {
+  const value = await readJsonFile(path);
+  const document = value as Partial<DequeueCostDocument> | null;
+  if (
+    typeof document !== "object" || document == null ||
+    document.kind !== "dequeue-cost"
+  ) {
+    throw new ResultsFileError(
+      `${path}: not a dequeue-cost file (no "kind": "dequeue-cost")`,
+    );
+  }
+  for (const key of ["params", "points", "fits", "projections"] as const) {
+    if (document[key] == null) {
+      throw new ResultsFileError(`${path}: missing "${key}"`);
+    }
+  }
+  return document as DequeueCostDocument;
+}
