@@ -1,7 +1,7 @@
 /**
  * Imports point one way: the module graph (`deno info --json`, type-only
  * imports included) has no cycle and no import against the layers of
- * `lib/testing/layers.ts`, and the README's Architecture section lists
+ * `lib/testing/layers.ts`, and docs/architecture.md lists
  * those layers.
  */
 import assert from "node:assert/strict";
@@ -102,20 +102,23 @@ Deno.test("the graph reaches every entry point and sees type-only imports", asyn
   );
 });
 
-Deno.test("the README's Architecture section lists the same layers", async () => {
-  const readme = await Deno.readTextFile(`${ROOT}README.md`);
-  const items = numberedList(readme, "## Architecture");
+Deno.test("docs/architecture.md lists the same layers", async () => {
+  const readme = await Deno.readTextFile(`${ROOT}docs/architecture.md`);
+  const items = numberedList(readme, "# Architecture");
   assert.deepEqual(
     items.map(foldersOfItem),
     LAYERS.map((layer) => [...layer]),
-    "the README's layers, one numbered item each: " +
+    "docs/architecture.md's layers, one numbered item each: " +
       LAYERS.map((l, i) => `${i + 1}. ${l.map(folderName).join(", ")}`)
         .join("; "),
   );
   for (const [folder, allowed] of Object.entries(ONLY)) {
     const item = items.find((i) => foldersOfItem(i).includes(folder)) ?? "";
     const rule = onlyRule(folder, allowed);
-    assert.ok(item.includes(rule), `the README's layer should say "${rule}"`);
+    assert.ok(
+      item.includes(rule),
+      `docs/architecture.md's layer should say "${rule}"`,
+    );
   }
 });
 
@@ -153,7 +156,7 @@ Deno.test("checkLayers names the rule each import breaks", () => {
     "(layer 1)",
     "low/x.ts → t/x.ts: `t/` is imported by tests only",
     "other/x.ts → low/x.ts: other/x.ts is in no folder of the layers: add " +
-    "its folder to lib/testing/layers.ts and the README",
+    "its folder to lib/testing/layers.ts and docs/architecture.md",
   ]);
 });
 

@@ -5,14 +5,19 @@
  *
  * @module
  */
-import { BENCH, DEQUEUE_COST, renderOptionsDoc } from "../params/mod.ts";
+import {
+  ADVISE,
+  BENCH,
+  DEQUEUE_COST,
+  renderOptionsDoc,
+} from "../params/mod.ts";
 
 /** Where the option list lives, from the repository root. */
 export const OPTIONS_DOC = new URL("../../docs/options.md", import.meta.url);
 
 /** The option list's text. */
 export function optionsDoc(): string {
-  return renderOptionsDoc([BENCH, DEQUEUE_COST]);
+  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE]);
 }
 
 if (import.meta.main) {

@@ -130,6 +130,32 @@ export function rate(max: number): Kind<number> {
   };
 }
 
+/** A number above 0 and at most `max`, like `2` or `0.5`. */
+export function positive(
+  max: number,
+  unit: string,
+  placeholder = "X",
+): Kind<number> {
+  return {
+    placeholder,
+    unit,
+    parse(raw, label) {
+      const value = Number(raw.trim());
+      if (
+        raw.trim() === "" || !Number.isFinite(value) || value <= 0 ||
+        value > max
+      ) {
+        throw new UsageError(
+          `${label} must be a number above 0 and at most ${max} (${unit}), ` +
+            `like 2 or 0.5, got ${JSON.stringify(raw)}`,
+        );
+      }
+      return value;
+    },
+    format: String,
+  };
+}
+
 /** A duration like `5s`, `500ms` or `5` (seconds), in milliseconds. */
 export function durationMs(): Kind<number> {
   return {

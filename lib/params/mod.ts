@@ -13,3 +13,4 @@ export * from "./help.ts";
 export * from "./scenarios.ts";
 export * from "./bench/mod.ts";
 export * from "./dequeue_cost.ts";
+export * from "./advise.ts";

@@ -9,6 +9,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { OPTIONS_DOC, optionsDoc } from "../cli/docs.ts";
 import {
+  ADVISE,
   BENCH,
   choice,
   type CommandTable,
@@ -27,6 +28,7 @@ import {
 } from "./mod.ts";
 
 const TABLES: readonly CommandTable<readonly ParamSpec[]>[] = [
+  ADVISE,
   BENCH,
   DEQUEUE_COST,
 ];

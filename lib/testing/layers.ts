@@ -4,7 +4,7 @@
  * folders of the layers below its own; never from above, and never from
  * another folder of its own layer.  `lib/architecture.test.ts` checks every
  * import of the module graph (type-only imports included) against it, and
- * checks that the README's Architecture section lists the same layers.
+ * checks that docs/architecture.md lists the same layers.
  *
  * A folder is a path from the repository's root without a trailing slash
  * (`lib/run` holds every module under `lib/run/`); a top-level module is

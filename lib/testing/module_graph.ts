@@ -270,7 +270,7 @@ export function checkLayers(graph: ModuleGraph, layering: Layering): Breach[] {
     if (from == null || to == null) {
       breach(
         `${from == null ? arrow.from : arrow.to} is in no folder of the ` +
-          "layers: add its folder to lib/testing/layers.ts and the README",
+          "layers: add its folder to lib/testing/layers.ts and docs/architecture.md",
       );
       continue;
     }

@@ -1,0 +1,91 @@
+/**
+ * The parameters of `deno task advise`, which answers "which queue should I
+ * use?" from the results on disk.  Declared like the bench's (see
+ * `bench/mod.ts`); the same parser, help and docs serve it.
+ *
+ * @module
+ */
+import { count, positive, text } from "./kinds.ts";
+import { type CommandTable, optional, toggle, value } from "./spec.ts";
+
+const QUESTION = "The question";
+const OUTPUT = "Where the answers come from";
+
+const PARAMS = [
+  optional({
+    name: "followers",
+    flag: "followers",
+    kind: count(1, 10_000_000, "recipients"),
+    help: "followers of the account that posts (recipients per post)",
+    section: QUESTION,
+    affects: "nothing",
+  }),
+  optional({
+    name: "postsPerMinute",
+    flag: "posts-per-minute",
+    kind: positive(10_000, "posts/min", "P"),
+    help: "posts per minute at peak",
+    section: QUESTION,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "durable",
+    flag: "durable",
+    default: false,
+    help: "losing a delivery when a worker or the queue server crashes is " +
+      "not acceptable: only queues measured to lose nothing fit",
+    section: QUESTION,
+    affects: "nothing",
+  }),
+  value({
+    name: "results",
+    flag: "results",
+    kind: text("DIR"),
+    default: "results",
+    help: "the results folder to read (its latest.json and every " +
+      "DIR/*/latest.json)",
+    section: OUTPUT,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "json",
+    flag: "json",
+    default: false,
+    help: "print the answer as JSON",
+    section: OUTPUT,
+    affects: "nothing",
+  }),
+  toggle({
+    name: "help",
+    flag: "help",
+    short: "h",
+    default: false,
+    help: "show this help",
+    section: OUTPUT,
+    affects: "nothing",
+  }),
+] as const;
+
+/** The options of `deno task advise`. */
+export const ADVISE: CommandTable<typeof PARAMS> = {
+  command: "advise",
+  usage: "deno task advise --followers N --posts-per-minute P [--durable]",
+  summary: "Answers which queue fits a server: the deliveries per second it " +
+    "needs at peak (followers × posts per minute ÷ 60) against each queue's " +
+    "measured sustained rate, with latency, crash losses and CPU, every " +
+    "figure from a results file on disk, which it names.",
+  sections: [{ title: QUESTION }, { title: OUTPUT }],
+  params: PARAMS,
+  rules: [
+    {
+      check: (v) =>
+        !v.help && (v.followers == null || v.postsPerMinute == null)
+          ? "--followers and --posts-per-minute are both needed, e.g. " +
+            "--followers 5000 --posts-per-minute 2"
+          : null,
+    },
+  ],
+  footer: "Exit codes: 0 an answer (also when the results do not cover the " +
+    "question: it says so and names the command that would measure it); " +
+    "2 bad input or no results to read.",
+};
