@@ -113,6 +113,16 @@ function measuredLoad(result: ConfigurationResult): boolean {
   return result.maxRate != null || result.load?.verdict === "fell-behind";
 }
 
+/**
+ * Whether an incomplete row was stopped by its budget (`--budget`) with an
+ * estimate: the default's expected outcome for a slow queue, measured as
+ * far as the budget goes.  A row the time limit stopped, or one stopped
+ * before it had a rate to estimate from, still counts as incomplete.
+ */
+function stoppedByBudget(result: ConfigurationResult): boolean {
+  return result.estimate?.stoppedBy === "budget";
+}
+
 async function main(): Promise<number> {
   let options;
   try {
@@ -253,7 +263,8 @@ async function main(): Promise<number> {
   if (interrupter.interrupted) return 130;
   if (!saved.ok) return 1;
   return document.results.some((r) =>
-      r.status === "failed" || (r.status === "incomplete" && !measuredLoad(r))
+      r.status === "failed" ||
+      (r.status === "incomplete" && !measuredLoad(r) && !stoppedByBudget(r))
     )
     ? 1
     : 0;

@@ -17,6 +17,7 @@ import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import type {
   CrashRecord,
+  EstimateRecord,
   IdleRecord,
   Implementation,
   LoadRecord,
@@ -38,6 +39,8 @@ export type RunEnd =
     readonly reason: string;
     /** Epoch ms when waiting stopped (after the final readings). */
     readonly endedAt: number;
+    /** Stopped by its budget or the time limit while delivering: its estimate. */
+    readonly estimate?: EstimateRecord;
   }
   /** Something broke: a process, the sender, a server, the inbox. */
   | { readonly status: "failed"; readonly reason: string };
@@ -185,6 +188,9 @@ export function buildRunResult(run: RunObservations): RunResult {
       : {}),
     ...loadOf(run, due),
     ...(run.idle == null ? {} : { idle: run.idle }),
+    ...(run.end.status === "incomplete" && run.end.estimate != null
+      ? { estimate: run.end.estimate }
+      : {}),
   };
 }
 

@@ -41,3 +41,10 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 
 /** The level kept unless `--log-level` says otherwise. */
 export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
+
+/**
+ * The per-row budget of a default run, in seconds (`--budget`): chosen so
+ * that the default suite finishes in about 30 minutes on a 2-core machine
+ * (see docs/methodology.md, "A 30-minute default").
+ */
+export const DEFAULT_BUDGET_SECONDS = 120;

@@ -1,0 +1,216 @@
+/**
+ * Checks the estimator and the stop rule against recorded timelines: cuts
+ * each finished row of a results file at a share of its deliveries,
+ * estimates its total from what came before the cut, and compares with the
+ * total it measured (the back-test); and replays the stop rule over a
+ * suite's timelines to say how long that suite would have taken with a
+ * given budget (the simulation behind the default budget).  Pure: `deno
+ * task backtest` (`lib/cli/backtest.ts`) reads the files and prints.
+ *
+ * @module
+ */
+import {
+  type DeliveryPoint,
+  estimateTotal,
+  type TotalEstimate,
+} from "../measure/estimate.ts";
+import type {
+  ConfigurationResult,
+  ResultsDocument,
+  RunResult,
+} from "../results/types.ts";
+import { type RunLimits, stopDecision } from "./budget.ts";
+
+/** The shares of its deliveries at which a finished row is cut. */
+export const CUTS: readonly number[] = [0.25, 0.5];
+
+/** One cut of one finished row. */
+export interface BackTestCase {
+  /** Where the row came from, e.g. `results/latest.json`. */
+  readonly file: string;
+  /** The row's id. */
+  readonly id: string;
+  /** The share of deliveries at the cut. */
+  readonly cut: number;
+  /** Seconds from the start at the cut. */
+  readonly atSeconds: number;
+  /** The row's measured total, seconds. */
+  readonly actualSeconds: number;
+  /** The estimate at the cut. */
+  readonly estimate: TotalEstimate;
+  /** `estimate / actual − 1`. */
+  readonly error: number;
+  /** Whether the actual total lies within the estimate's bounds. */
+  readonly withinBounds: boolean;
+}
+
+/** The cumulative deliveries of a run's timeline as estimator points. */
+export function timelinePoints(run: RunResult): DeliveryPoint[] {
+  return (run.timeline?.cumulative ?? []).map(([t, n]) => [t, n]);
+}
+
+/**
+ * Whether a row is a burst that finished, with a timeline worth cutting: no
+ * steady load, no max-rate search, no idle measurement, no crash test, and
+ * at least `minDeliveries` deliveries over at least `minSeconds`.
+ */
+export function backTestable(
+  row: RunResult,
+  minDeliveries = 1_000,
+  minSeconds = 20,
+): boolean {
+  return row.status === "ok" && row.totalSeconds != null &&
+    row.totalSeconds >= minSeconds && row.delivered >= minDeliveries &&
+    row.timeline != null && row.load == null && row.maxRate == null &&
+    row.idle == null && (row.crashes == null || row.crashes.length === 0) &&
+    (row.gone ?? 0) === 0;
+}
+
+/** The back-test cases of one results file's finished rows. */
+export function backTest(
+  file: string,
+  rows: readonly ConfigurationResult[],
+  cuts: readonly number[] = CUTS,
+): BackTestCase[] {
+  const cases: BackTestCase[] = [];
+  for (const row of rows) {
+    if (!backTestable(row)) continue;
+    const points = timelinePoints(row);
+    const actual = row.totalSeconds!;
+    for (const cut of cuts) {
+      const at = points.find(([, n]) => n >= cut * row.expected);
+      if (at == null || at[1] >= row.expected) continue;
+      const estimate = estimateTotal({
+        points,
+        nowSeconds: at[0],
+        expected: row.expected,
+      });
+      if (estimate == null) continue;
+      cases.push({
+        file,
+        id: row.id,
+        cut,
+        atSeconds: at[0],
+        actualSeconds: actual,
+        estimate,
+        error: estimate.totalSeconds / actual - 1,
+        withinBounds: estimate.lowSeconds <= actual &&
+          actual <= estimate.highSeconds,
+      });
+    }
+  }
+  return cases;
+}
+
+/** The median of some numbers; `NaN` when there are none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? sorted[mid]
+    : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** How one row would have gone under some limits. */
+export interface SimulatedRow {
+  /** The row's id. */
+  readonly id: string;
+  /** Seconds the row would have run (start to stop or last delivery). */
+  readonly seconds: number;
+  /** Whether it would have finished. */
+  readonly finished: boolean;
+  /** The stop's reason, when it would have been stopped. */
+  readonly reason: string | null;
+}
+
+/** A suite replayed under some limits. */
+export interface SimulatedSuite {
+  /** Each row. */
+  readonly rows: readonly SimulatedRow[];
+  /** Seconds per row besides its measured time (start-up, teardown, …). */
+  readonly overheadSeconds: number;
+  /** The suite's simulated wall time, overhead included. */
+  readonly totalSeconds: number;
+}
+
+/**
+ * Replays the stop rule over one recorded row, deciding at each of its
+ * timeline's bucket ends (and at the limits) as the watch would at its
+ * polls: the row finishes at its measured total unless the rule stops it
+ * first.  A row that did not finish in the recording stops where it was
+ * cut at the latest.
+ */
+export function simulateRow(
+  row: RunResult & { id: string },
+  limits: RunLimits,
+): SimulatedRow {
+  const points = timelinePoints(row);
+  const finishAt = row.status === "ok" ? row.totalSeconds : null;
+  const recordedEnd = row.elapsedSeconds ?? Infinity;
+  const times = [
+    ...new Set([
+      ...points.map(([t]) => t),
+      ...(limits.budgetSeconds == null ? [] : [limits.budgetSeconds]),
+      limits.timeoutSeconds,
+    ]),
+  ].sort((a, b) => a - b);
+  for (const t of times) {
+    if (finishAt != null && t >= finishAt) {
+      return { id: row.id, seconds: finishAt, finished: true, reason: null };
+    }
+    if (t > recordedEnd) break;
+    const estimate = estimateTotal({
+      points,
+      nowSeconds: t,
+      expected: row.expected,
+    });
+    const stop = stopDecision(t, estimate, limits);
+    if (stop != null) {
+      return { id: row.id, seconds: t, finished: false, reason: stop.reason };
+    }
+  }
+  return finishAt != null
+    ? { id: row.id, seconds: finishAt, finished: true, reason: null }
+    : {
+      id: row.id,
+      seconds: Math.min(recordedEnd, limits.timeoutSeconds),
+      finished: false,
+      reason: "cut where the recording ends",
+    };
+}
+
+/**
+ * Seconds per row that a suite spent besides its rows' measured times:
+ * its wall time minus the sum of their elapsed times, over the rows.
+ */
+export function overheadPerRow(document: ResultsDocument): number {
+  const { startedAt, finishedAt, results } = document;
+  if (finishedAt == null || results.length === 0) return 0;
+  const wall = (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000;
+  let measured = 0;
+  for (const row of results) {
+    for (const run of row.runs ?? [row]) measured += run.elapsedSeconds ?? 0;
+  }
+  return Math.max(0, (wall - measured) / results.length);
+}
+
+/**
+ * How long a recorded suite would have taken under `limits`, leaving out
+ * the rows `skip` names.
+ */
+export function simulateSuite(
+  document: ResultsDocument,
+  limits: RunLimits,
+  skip: readonly string[] = [],
+): SimulatedSuite {
+  const overheadSeconds = overheadPerRow(document);
+  const rows = document.results
+    .filter((row) => !skip.includes(row.id))
+    .map((row) => simulateRow(row, limits));
+  const totalSeconds = rows.reduce(
+    (sum, row) => sum + row.seconds + overheadSeconds,
+    0,
+  );
+  return { rows, overheadSeconds, totalSeconds };
+}
