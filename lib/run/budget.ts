@@ -9,7 +9,10 @@
  */
 import type { TotalEstimate } from "../measure/estimate.ts";
 
-/** The least time a run is watched before it is judged by its estimate. */
+/**
+ * The least time a run is watched before it is judged by its estimate; a
+ * quarter of its limit when that is shorter.
+ */
 export const MIN_OBSERVED_SECONDS = 30;
 
 /** The limits one run is held to. */
@@ -43,7 +46,8 @@ function bindingLimit(
  *
  * A run is stopped once its limit (the budget, or the time limit when that
  * is shorter or there is no budget) is reached, or earlier, after at least
- * {@link MIN_OBSERVED_SECONDS}, once even the optimistic bound of its
+ * {@link MIN_OBSERVED_SECONDS} (or a quarter of the limit when that is
+ * shorter), once even the optimistic bound of its
  * estimate (the rest going 4× faster) lies past the limit.
  * @param elapsedSeconds Seconds since the first `sendActivity` call.
  * @param estimate The run's estimate now, if it has one.
@@ -64,8 +68,9 @@ export function stopDecision(
         : `timed out after ${limit.seconds} s`,
     };
   }
+  const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 4);
   if (
-    elapsedSeconds >= MIN_OBSERVED_SECONDS && estimate != null &&
+    elapsedSeconds >= observed && estimate != null &&
     estimate.lowSeconds > limit.seconds
   ) {
     return {
