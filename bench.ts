@@ -17,6 +17,11 @@ import {
   suiteParams,
   UsageError,
 } from "./lib/cli/params.ts";
+import {
+  DEFAULT_BUDGET_SECONDS,
+  DEFAULT_RUN_MINUTES,
+  DEFAULT_RUN_SIMULATED,
+} from "./lib/params/mod.ts";
 import { renderTable } from "./lib/report/markdown.ts";
 import type {
   ConfigurationResult,
@@ -60,6 +65,17 @@ async function list(drivers: readonly Driver[]): Promise<void> {
       }  ${state}`,
     );
   }
+  console.log(
+    `\nA default run (deno task bench, no flags) takes about ` +
+      `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine` +
+      (DEFAULT_RUN_SIMULATED
+        ? " (simulated from the published results' timelines, not yet measured)"
+        : "") +
+      `: each row gets ${DEFAULT_BUDGET_SECONDS} s (--budget), and a row ` +
+      "that cannot finish within it is stopped and reported incomplete with " +
+      "its measured rate and a labelled estimate; --until-done measures every " +
+      "row to its end (over 100 minutes).",
+  );
   console.log("\nScenarios (--scenario NAME):");
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     console.log(`  ${name}: ${scenario.description}`);

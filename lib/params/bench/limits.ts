@@ -48,3 +48,14 @@ export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
  * (see docs/methodology.md, "A 30-minute default").
  */
 export const DEFAULT_BUDGET_SECONDS = 120;
+
+/**
+ * How long a default run (`deno task bench`, no flags) takes on a 2-core
+ * machine, in minutes, as `--list` states it.  SIMULATED, not yet measured:
+ * `deno task backtest` replays the default budget over the published
+ * results' timelines (24.6 minutes, plus the per-row calibration); replace
+ * it with the measured wall time of the published default run.
+ */
+export const DEFAULT_RUN_MINUTES = 25;
+/** Whether {@link DEFAULT_RUN_MINUTES} is a simulation, not a measurement. */
+export const DEFAULT_RUN_SIMULATED = true;
