@@ -3,7 +3,9 @@
  * does on recorded timelines, and how long a default run takes with each
  * budget.  Reads `DIR/latest.json` and every `DIR/*\/latest.json` (default
  * `results`); prints the back-test (each finished burst row cut at 25 % and
- * 50 % of its deliveries, its estimate against its measured total) and the
+ * 50 % of its deliveries and where the default budget stops it, its
+ * estimate against its measured total; each row the time limit cut off,
+ * cut at 25 % and 50 % of what it delivered, against when it did) and the
  * simulation of `DIR/latest.json` under several budgets.  Exit codes: 0
  * printed; 2 bad input or nothing to read.
  *
@@ -16,6 +18,7 @@ import {
   type BackTestCase,
   CUTS,
   median,
+  projectionTest,
   simulateSuite,
 } from "../run/backtest.ts";
 import { readSources } from "./advise.ts";
@@ -42,14 +45,43 @@ function minutes(seconds: number): string {
   return `${(seconds / 60).toFixed(1)} min`;
 }
 
+/** The `q` quantile of some numbers (nearest rank). */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
 function summary(cases: readonly BackTestCase[], label: string): string {
+  if (cases.length === 0) return `${label}: no cases`;
   const errors = cases.map((c) => Math.abs(c.error));
   const within = cases.filter((c) => c.withinBounds).length;
   return `${label}: ${cases.length} cases, median |error| ` +
     `${(median(errors) * 100).toFixed(0)} %, signed median ` +
-    `${percent(median(cases.map((c) => c.error)))}, worst ` +
+    `${percent(median(cases.map((c) => c.error)))}, 90th percentile ` +
+    `${(quantile(errors, 0.9) * 100).toFixed(0)} %, worst ` +
     `${(Math.max(...errors) * 100).toFixed(0)} %; actual within bounds in ` +
     `${within} of ${cases.length}`;
+}
+
+function cutLabel(cut: number | "stop"): string {
+  return cut === "stop" ? "stop" : `${cut * 100} %`;
+}
+
+function printCases(title: string, cases: readonly BackTestCase[]): void {
+  console.log(`\n${title}:\n`);
+  console.log(
+    "file | row | cut | at s | target | actual s | estimate s (bounds) | error",
+  );
+  for (const c of cases) {
+    const e = c.estimate;
+    console.log(
+      `${c.file} | ${c.id} | ${cutLabel(c.cut)} | ${c.atSeconds} | ` +
+        `${c.target} | ${c.actualSeconds.toFixed(1)} | ${e.totalSeconds} ` +
+        `(${e.lowSeconds}–${e.highSeconds}) | ${percent(c.error)}${
+          c.withinBounds ? "" : " (outside bounds)"
+        }`,
+    );
+  }
 }
 
 /** The command line; returns the exit code. */
@@ -68,26 +100,51 @@ export async function main(args: readonly string[]): Promise<number> {
     console.error(`error: no results file in ${dir}; give a results folder`);
     return 2;
   }
-  const cases = sources.flatMap((s) => backTest(s.path, s.document.results));
-  console.log("Back-test: finished rows cut at a share of their deliveries\n");
-  console.log(
-    "file | row | cut | at s | actual s | estimate s (bounds) | error",
+  const limits = (timeoutSeconds: number) => ({
+    budgetSeconds: DEFAULT_BUDGET_SECONDS,
+    timeoutSeconds,
+  });
+  const cases = sources.flatMap((s) =>
+    backTest(
+      s.path,
+      s.document.results,
+      limits(s.document.params.timeoutSeconds),
+    )
   );
-  for (const c of cases) {
-    const e = c.estimate;
+  const projections = sources.flatMap((s) =>
+    projectionTest(s.path, s.document.results)
+  );
+  printCases(
+    "Finished rows, cut at a share of their deliveries and where the " +
+      `default budget (${DEFAULT_BUDGET_SECONDS} s) stops them`,
+    cases,
+  );
+  printCases(
+    "Rows the time limit cut off, cut at a share of what they delivered, " +
+      "against when they delivered it",
+    projections,
+  );
+  console.log("\nSummary (error = estimate / actual − 1):");
+  for (const cut of CUTS) {
+    const label = `${cut * 100} %`;
     console.log(
-      `${c.file} | ${c.id} | ${c.cut * 100} % | ${c.atSeconds} | ` +
-        `${c.actualSeconds.toFixed(1)} | ${e.totalSeconds} (${e.lowSeconds}` +
-        `–${e.highSeconds}) | ${percent(c.error)}${
-          c.withinBounds ? "" : " (outside bounds)"
-        }`,
+      summary(cases.filter((c) => c.cut === cut), `finished, at ${label}`),
     );
   }
-  console.log("");
+  console.log(
+    summary(
+      cases.filter((c) => c.cut === "stop"),
+      "finished, at the default's stop",
+    ),
+  );
   for (const cut of CUTS) {
-    console.log(summary(cases.filter((c) => c.cut === cut), `${cut * 100} %`));
+    console.log(
+      summary(
+        projections.filter((c) => c.cut === cut),
+        `cut off, at ${cut * 100} %`,
+      ),
+    );
   }
-  console.log(summary(cases, "all"));
 
   const suite = sources.find((s) => s.path === join(dir, "latest.json"));
   if (suite == null) return 0;

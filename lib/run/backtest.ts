@@ -1,8 +1,10 @@
 /**
  * Checks the estimator and the stop rule against recorded timelines: cuts
- * each finished row of a results file at a share of its deliveries,
- * estimates its total from what came before the cut, and compares with the
- * total it measured (the back-test); and replays the stop rule over a
+ * each finished row of a results file at a share of its deliveries and
+ * where the default's stop rule would stop it, estimates its total from
+ * what came before the cut, and compares with the total it measured (the
+ * back-test), and does the same for rows the time limit cut off, against
+ * how far they got; and replays the stop rule over a
  * suite's timelines to say how long that suite would have taken with a
  * given budget (the simulation behind the default budget).  Pure: `deno
  * task backtest` (`lib/cli/backtest.ts`) reads the files and prints.
@@ -24,23 +26,28 @@ import { type RunLimits, stopDecision } from "./budget.ts";
 /** The shares of its deliveries at which a finished row is cut. */
 export const CUTS: readonly number[] = [0.25, 0.5];
 
-/** One cut of one finished row. */
+/** One cut of one recorded row. */
 export interface BackTestCase {
   /** Where the row came from, e.g. `results/latest.json`. */
   readonly file: string;
   /** The row's id. */
   readonly id: string;
-  /** The share of deliveries at the cut. */
-  readonly cut: number;
+  /**
+   * Where the row was cut: a share of its deliveries (`0.25`), or
+   * `"stop"`, where the default budget's stop rule stops it.
+   */
+  readonly cut: number | "stop";
   /** Seconds from the start at the cut. */
   readonly atSeconds: number;
-  /** The row's measured total, seconds. */
+  /** Deliveries the estimate aims at. */
+  readonly target: number;
+  /** Seconds the row took to make {@link target} deliveries, measured. */
   readonly actualSeconds: number;
   /** The estimate at the cut. */
   readonly estimate: TotalEstimate;
   /** `estimate / actual − 1`. */
   readonly error: number;
-  /** Whether the actual total lies within the estimate's bounds. */
+  /** Whether the actual time lies within the estimate's bounds. */
   readonly withinBounds: boolean;
 }
 
@@ -49,9 +56,15 @@ export function timelinePoints(run: RunResult): DeliveryPoint[] {
   return (run.timeline?.cumulative ?? []).map(([t, n]) => [t, n]);
 }
 
+/** Whether a row is a burst: no steady load, search, idle or crash test. */
+function isBurst(row: RunResult): boolean {
+  return row.timeline != null && row.load == null && row.maxRate == null &&
+    row.idle == null && (row.crashes == null || row.crashes.length === 0) &&
+    (row.gone ?? 0) === 0;
+}
+
 /**
- * Whether a row is a burst that finished, with a timeline worth cutting: no
- * steady load, no max-rate search, no idle measurement, no crash test, and
+ * Whether a row is a burst that finished, with a timeline worth cutting:
  * at least `minDeliveries` deliveries over at least `minSeconds`.
  */
 export function backTestable(
@@ -59,17 +72,48 @@ export function backTestable(
   minDeliveries = 1_000,
   minSeconds = 20,
 ): boolean {
-  return row.status === "ok" && row.totalSeconds != null &&
-    row.totalSeconds >= minSeconds && row.delivered >= minDeliveries &&
-    row.timeline != null && row.load == null && row.maxRate == null &&
-    row.idle == null && (row.crashes == null || row.crashes.length === 0) &&
-    (row.gone ?? 0) === 0;
+  return isBurst(row) && row.status === "ok" && row.totalSeconds != null &&
+    row.totalSeconds >= minSeconds && row.delivered >= minDeliveries;
 }
 
-/** The back-test cases of one results file's finished rows. */
+/** One case: the estimate at `atSeconds` of the time to `target`. */
+function testCase(
+  file: string,
+  row: ConfigurationResult,
+  cut: number | "stop",
+  atSeconds: number,
+  target: number,
+  actualSeconds: number,
+): BackTestCase | null {
+  const estimate = estimateTotal({
+    points: timelinePoints(row),
+    nowSeconds: atSeconds,
+    expected: target,
+  });
+  if (estimate == null) return null;
+  return {
+    file,
+    id: row.id,
+    cut,
+    atSeconds,
+    target,
+    actualSeconds,
+    estimate,
+    error: estimate.totalSeconds / actualSeconds - 1,
+    withinBounds: estimate.lowSeconds <= actualSeconds &&
+      actualSeconds <= estimate.highSeconds,
+  };
+}
+
+/**
+ * The back-test cases of one results file's finished burst rows: each cut
+ * at the shares `cuts` of its deliveries, and where the stop rule under
+ * `limits` would stop it (when it would), against its measured total.
+ */
 export function backTest(
   file: string,
   rows: readonly ConfigurationResult[],
+  limits?: RunLimits,
   cuts: readonly number[] = CUTS,
 ): BackTestCase[] {
   const cases: BackTestCase[] = [];
@@ -80,23 +124,43 @@ export function backTest(
     for (const cut of cuts) {
       const at = points.find(([, n]) => n >= cut * row.expected);
       if (at == null || at[1] >= row.expected) continue;
-      const estimate = estimateTotal({
-        points,
-        nowSeconds: at[0],
-        expected: row.expected,
-      });
-      if (estimate == null) continue;
-      cases.push({
-        file,
-        id: row.id,
-        cut,
-        atSeconds: at[0],
-        actualSeconds: actual,
-        estimate,
-        error: estimate.totalSeconds / actual - 1,
-        withinBounds: estimate.lowSeconds <= actual &&
-          actual <= estimate.highSeconds,
-      });
+      const c = testCase(file, row, cut, at[0], row.expected, actual);
+      if (c != null) cases.push(c);
+    }
+    if (limits == null) continue;
+    const stop = simulateRow(row, limits);
+    if (stop.finished) continue;
+    const c = testCase(file, row, "stop", stop.seconds, row.expected, actual);
+    if (c != null) cases.push(c);
+  }
+  return cases;
+}
+
+/**
+ * The back-test of rows the time limit cut off, which never finished: each
+ * cut at the shares `cuts` of the deliveries it made, and its estimate of
+ * when it would make them all against when it did (its last delivery).
+ * These rows are the queues whose rate changes as their backlog does.
+ */
+export function projectionTest(
+  file: string,
+  rows: readonly ConfigurationResult[],
+  cuts: readonly number[] = CUTS,
+): BackTestCase[] {
+  const cases: BackTestCase[] = [];
+  for (const row of rows) {
+    if (!isBurst(row) || row.status !== "incomplete") continue;
+    if (!/^timed out/.test(row.reason ?? "")) continue;
+    const points = timelinePoints(row);
+    const final = points.at(-1)?.[1] ?? 0;
+    if (final < 1_000) continue;
+    const reached = points.find(([, n]) => n >= final)![0];
+    const actual = Math.min(reached, row.elapsedSeconds ?? reached);
+    for (const cut of cuts) {
+      const at = points.find(([, n]) => n >= cut * final);
+      if (at == null || at[1] >= final) continue;
+      const c = testCase(file, row, cut, at[0], final, actual);
+      if (c != null) cases.push(c);
     }
   }
   return cases;
