@@ -145,6 +145,14 @@ export interface BenchmarkOptions {
   /** Stall window, seconds (`--stall-timeout`). */
   readonly stallTimeoutSeconds?: number;
   /**
+   * Per-row budget, seconds (`--budget`): a row still delivering when it is
+   * reached, or sure not to finish within it, ends `incomplete` with an
+   * `estimate`.
+   */
+  readonly budgetSeconds?: number;
+  /** No budget: every row to its end or the time limit (`--until-done`). */
+  readonly untilDone?: boolean;
+  /**
    * Any other suite parameter (inbox profile, fanout, keys, crashes, and
    * `load` for steady load: rates, senders, the max-rate search, idle).
    */
@@ -197,6 +205,8 @@ export async function runBenchmark(
       timeoutSeconds: options.timeoutSeconds ?? DEFAULTS.timeoutSeconds,
       stallTimeoutSeconds: options.stallTimeoutSeconds ??
         DEFAULTS.stallTimeoutSeconds,
+      budgetSeconds: options.budgetSeconds ?? DEFAULTS.budgetSeconds,
+      untilDone: options.untilDone ?? DEFAULTS.untilDone,
       runs: options.runs ?? DEFAULTS.runs,
       workers: options.workers ?? DEFAULTS.workers,
     }),

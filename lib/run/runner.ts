@@ -376,12 +376,12 @@ class Run {
 
   /**
    * The budget and time limit of a burst run (the stop rule of
-   * `budget.ts`); none for steady-load runs, which keep their own
-   * schedule, and crash tests, which wait for the crash's outcome.
+   * `budget.ts`); none for steady-load runs (rates, send loops, idle),
+   * which keep their own schedule or duration, and crash tests, which wait for the crash's outcome.
    */
   #limits(): RunLimits | undefined {
     const { params, load } = this.#context;
-    if (load != null && load.kind !== "senders") return undefined;
+    if (load != null) return undefined;
     if (params.crash != null || this.#expected === 0) return undefined;
     return {
       budgetSeconds: params.untilDone ? null : params.budgetSeconds ?? null,
