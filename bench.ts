@@ -101,9 +101,13 @@ function progressPrinter(): (progress: Progress) => void {
   return (p) => {
     const share = p.expected > 0 ? (100 * p.delivered / p.expected) : 0;
     const rate = p.currentRate;
-    const eta = rate > 0
-      ? `, ETA ${Math.ceil((p.expected - p.delivered) / rate)} s`
-      : "";
+    // The estimator's (over the recent half of the run) when it has one.
+    const remaining = p.estimatedTotalSeconds != null
+      ? p.estimatedTotalSeconds - p.elapsedSeconds
+      : rate > 0
+      ? (p.expected - p.delivered) / rate
+      : null;
+    const eta = remaining == null ? "" : `, ETA ${Math.ceil(remaining)} s`;
     const run = p.runs > 1 ? ` run ${p.run}/${p.runs}` : "";
     const text = `[${p.id}${run}] ${p.delivered}/${p.expected} delivered (${
       share.toFixed(1)

@@ -201,7 +201,8 @@ export interface SimulatedSuite {
 /**
  * Replays the stop rule over one recorded row, deciding at each of its
  * timeline's bucket ends (and at the limits) as the watch would at its
- * polls: the row finishes at its measured total unless the rule stops it
+ * polls, judging it early only once its recorded send loop was over: the
+ * row finishes at its measured total unless the rule stops it
  * first.  A row that did not finish in the recording stops where it was
  * cut at the latest.
  */
@@ -229,7 +230,8 @@ export function simulateRow(
       nowSeconds: t,
       expected: row.expected,
     });
-    const stop = stopDecision(t, estimate, limits);
+    const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
+    const stop = stopDecision(t, estimate, limits, sendDone);
     if (stop != null) {
       return { id: row.id, seconds: t, finished: false, reason: stop.reason };
     }

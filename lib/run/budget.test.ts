@@ -60,3 +60,13 @@ Deno.test("without a budget the time limit binds", () => {
   const short = { budgetSeconds: 120, timeoutSeconds: 60 };
   assert.equal(stopDecision(60, null, short)?.stoppedBy, "time limit");
 });
+
+Deno.test("a run is not judged early while its send loop runs", () => {
+  const estimate = at(MIN_OBSERVED_SECONDS, 10, 10_000);
+  assert.equal(
+    stopDecision(MIN_OBSERVED_SECONDS, estimate, budget, false),
+    null,
+  );
+  // The budget itself still holds.
+  assert.equal(stopDecision(120, estimate, budget, false)?.stoppedBy, "budget");
+});

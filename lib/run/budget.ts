@@ -49,13 +49,18 @@ function bindingLimit(
  * {@link MIN_OBSERVED_SECONDS} (or a quarter of the limit when that is
  * shorter), once even the optimistic bound of its
  * estimate (the rest going 4× faster) lies past the limit.
+ * A run is judged by its estimate only once its send loop is over: while
+ * the sender still sends, its deliveries compete with its sending, and
+ * their rate says little about the rest.
  * @param elapsedSeconds Seconds since the first `sendActivity` call.
  * @param estimate The run's estimate now, if it has one.
+ * @param sendDone Whether the send loop is over (default `true`).
  */
 export function stopDecision(
   elapsedSeconds: number,
   estimate: TotalEstimate | null,
   limits: RunLimits,
+  sendDone = true,
 ): StopDecision | null {
   const limit = bindingLimit(limits);
   const at = Math.round(elapsedSeconds);
@@ -70,7 +75,7 @@ export function stopDecision(
   }
   const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 4);
   if (
-    elapsedSeconds >= observed && estimate != null &&
+    sendDone && elapsedSeconds >= observed && estimate != null &&
     estimate.lowSeconds > limit.seconds
   ) {
     return {

@@ -44,6 +44,11 @@ export interface Progress {
   readonly currentRate: number;
   /** Activities whose `sendActivity` call returned. */
   readonly sent: number;
+  /**
+   * A burst run's estimated total so far (`lib/measure/estimate.ts`), in
+   * seconds from the start; absent without a rate or without limits.
+   */
+  readonly estimatedTotalSeconds?: number;
 }
 
 /** What {@link ProgressWatch} watches, and whom it tells. */
@@ -152,6 +157,11 @@ export class ProgressWatch {
     while (recent.length > 1 && nowMs - recent[0][0] > RATE_WINDOW_MS) {
       recent.shift();
     }
+    const estimate = options.limits == null ? null : estimateTotal({
+      points: this.#points,
+      nowSeconds: elapsedSeconds,
+      expected: options.expected - stats.goneDeliveries,
+    });
     if (nowMs - this.#lastReport >= REPORT_MS) {
       this.#lastReport = nowMs;
       const [t0, d0] = recent[0];
@@ -166,6 +176,9 @@ export class ProgressWatch {
           ? (stats.delivered - d0) * 1000 / (nowMs - t0)
           : 0,
         sent,
+        ...(estimate == null
+          ? {}
+          : { estimatedTotalSeconds: estimate.totalSeconds }),
       });
     }
     if (settled(stats) && observation.sendDone) {
@@ -176,12 +189,12 @@ export class ProgressWatch {
       return "stalled";
     }
     if (options.limits != null) {
-      const estimate = estimateTotal({
-        points: this.#points,
-        nowSeconds: elapsedSeconds,
-        expected: options.expected - stats.goneDeliveries,
-      });
-      const decision = stopDecision(elapsedSeconds, estimate, options.limits);
+      const decision = stopDecision(
+        elapsedSeconds,
+        estimate,
+        options.limits,
+        observation.sendDone,
+      );
       if (decision == null) return "waiting";
       this.#stop = { ...decision, estimate };
       return "stopped";
