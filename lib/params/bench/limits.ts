@@ -53,7 +53,7 @@ export const DEFAULT_BUDGET_SECONDS = 120;
  * How long a default run (`deno task bench`, no flags) takes on a 2-core
  * machine, in minutes, as `--list` states it.  SIMULATED, not yet measured:
  * `deno task backtest` replays the default budget over the published
- * results' timelines (24.6 minutes, plus the per-row calibration); replace
+ * results' timelines (24.7 minutes, plus the per-row calibration); replace
  * it with the measured wall time of the published default run.
  */
 export const DEFAULT_RUN_MINUTES = 25;
