@@ -150,7 +150,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (suite == null) return 0;
   const { document } = suite;
   console.log(
-    `\nSimulated default run from ${suite.path} (recorded wall time ` +
+    `\nThe suite of ${suite.path} replayed under each budget (recorded wall time ` +
       `${
         minutes(
           (Date.parse(document.finishedAt ?? document.startedAt) -
