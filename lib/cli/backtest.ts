@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
 import {
   backTest,
@@ -146,7 +146,8 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
 
-  const suite = sources.find((s) => s.path === join(dir, "latest.json"));
+  const suitePath = resolve(dir, "latest.json");
+  const suite = sources.find((s) => resolve(s.path) === suitePath);
   if (suite == null) return 0;
   const { document } = suite;
   console.log(
