@@ -73,7 +73,17 @@ export const ADVISE: CommandTable<typeof PARAMS> = {
   summary: "Answers which queue fits a server: the deliveries per second it " +
     "needs at peak (followers × posts per minute ÷ 60) against each queue's " +
     "measured sustained rate, with latency, crash losses and CPU, every " +
-    "figure from a results file on disk, which it names.",
+    "figure from a results file on disk, which it names. Capacity, idle " +
+    "CPU, and latency and CPU per delivery come from the file with the most " +
+    "max-rate searches (results/steady), latency and CPU at its kept-up " +
+    "rate nearest the one asked, which is named; CPU falls back to a burst " +
+    "run (results/latest.json), saying so, when no steady run has it. A " +
+    "crash's loss is the range over every crash file that measured the " +
+    "configuration, each file with its figure; a run that gave up waiting " +
+    "(its stall window) sooner than a run of the same configuration went " +
+    "without a delivery after its crash before delivering everything is " +
+    "shown as cut off, loss unknown, and not counted. With --durable a " +
+    "queue fits only if no counted run lost a delivery.",
   sections: [{ title: QUESTION }, { title: OUTPUT }],
   params: PARAMS,
   rules: [
