@@ -171,7 +171,10 @@ Deno.test("advise: queues that fit come first, by latency at the rate, each figu
     deliveriesPerSecond: 80,
     p99Ms: 300,
   });
-  assert.equal(advice.measuredRecipients, 10, "the steady file's recipients");
+  assert.deepEqual(advice.measuredRecipients, {
+    value: 10,
+    source: "results/steady/latest.json",
+  }, "the recipients of the file the capacities come from");
   assert.deepEqual(safe.cpuMsPerDelivery, {
     value: { app: 6, server: 1, basis: "steady", deliveriesPerSecond: 80 },
     source: "results/steady/latest.json",
@@ -198,7 +201,33 @@ Deno.test("advise: queues that fit come first, by latency at the rate, each figu
     text,
     /variant polling-fast: sustains 500 deliveries\/s \(results\/polling-fast\/latest\.json\)/,
   );
+  assert.match(
+    text,
+    /measured with 10 recipients per activity, .* \[results\/steady\/latest\.json\]/,
+  );
   assert.doesNotMatch(text, /Not covered/);
+});
+
+Deno.test("advise: a measured queue whose name extends another's is no variant of it", () => {
+  const advice = advise({ followers: 60, postsPerMinute: 10, durable: true }, [
+    {
+      path: "results/steady/latest.json",
+      document: doc([search("kv", 20, 32), search("kv-single", 20, 32)], {
+        recipients: 10,
+      }),
+    },
+    {
+      path: "results/crash-server/latest.json",
+      document: doc([crash("kv-single", 7), crash("kv-aof", 0)], {
+        crash: { serverAt: 0.5 },
+      }),
+    },
+  ]);
+  const kv = advice.answers.find((a) => a.driver === "kv")!;
+  assert.doesNotMatch(kv.notes.join(), /kv-single/);
+  assert.deepEqual(kv.serverCrashVariants.map((e) => e.id), ["kv-aof"]);
+  const single = advice.answers.find((a) => a.driver === "kv-single")!;
+  assert.match(single.notes.join(), /lost 7 of 2000 when its server crashed/);
 });
 
 Deno.test("advise: --durable leaves out a queue a crash made lose deliveries, and says why", () => {
@@ -235,17 +264,17 @@ Deno.test("advise: a rate beyond every measurement is not covered, with the comm
     sources(),
   );
   assert.equal(advice.covered, false);
-  assert.deepEqual(advice.highestMeasured?.value, {
-    driver: "fast",
-    deliveriesPerSecond: 400,
-  });
+  assert.deepEqual(advice.highestMeasured, {
+    value: { driver: "polling-fast", deliveriesPerSecond: 500 },
+    source: "results/polling-fast/latest.json",
+  }, "a variant measured in its own file counts");
   assert.match(
     advice.measureCommand!,
     /^deno task bench --drivers fast,safe,polling --parallel 1,4 --recipients 10000 --rate 0\.0833 --duration 240 --out runs\/advise$/,
   );
   assert.match(
     renderAdvice(advice),
-    /Not covered: .* The highest measured is fast at 400 deliveries\/s \[results\/steady\/latest\.json\]/,
+    /Not covered: .* The highest measured is polling-fast at 500 deliveries\/s \[results\/polling-fast\/latest\.json\]/,
   );
 });
 

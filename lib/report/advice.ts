@@ -106,7 +106,10 @@ export interface Advice {
   readonly neededDeliveriesPerSecond: number;
   /** Whether any measured queue sustains that. */
   readonly covered: boolean;
-  /** The highest sustained rate measured, and by which queue. */
+  /**
+   * The highest sustained rate measured, and by which queue or variant (a
+   * setting measured in another file, e.g. `sqlite-poll1s`).
+   */
   readonly highestMeasured:
     | Sourced<{ driver: string; deliveriesPerSecond: number }>
     | null;
@@ -115,8 +118,8 @@ export interface Advice {
    * no queue fits.
    */
   readonly measureCommand: string | null;
-  /** Recipients per activity of the capacity measurements. */
-  readonly measuredRecipients: number | null;
+  /** Recipients per activity of the capacity measurements, and their file. */
+  readonly measuredRecipients: Sourced<number> | null;
   /** Every queue: those that fit first, best first, then the rest. */
   readonly answers: readonly QueueAnswer[];
 }
@@ -339,22 +342,37 @@ export function advise(
       (b.latency?.value.p99Ms ?? Infinity) ||
     (b.capacity.value ?? 0) - (a.capacity.value ?? 0)
   );
-  const best = answers
-    .filter((a) => a.capacity.value != null)
-    .sort((a, b) => b.capacity.value! - a.capacity.value!)[0];
-  const covered = best != null && best.capacity.value! >= needed;
+  // Variants count for the highest rate measured: a setting is a queue too.
+  const best = [
+    ...answers.map((a) => ({
+      driver: a.driver,
+      rate: a.capacity.value,
+      source: a.capacity.source,
+    })),
+    ...variants
+      .filter(({ row }) => drivers.some((d) => row.driver.startsWith(`${d}-`)))
+      .map(({ row, source }) => ({
+        driver: row.driver,
+        rate: row.maxRate!.deliveriesPerSecond,
+        source: source.path,
+      })),
+  ].filter((m) => m.rate != null).sort((a, b) => b.rate! - a.rate!)[0];
+  const covered = best != null && best.rate! >= needed;
   return {
     question,
     neededDeliveriesPerSecond: needed,
     covered,
     highestMeasured: best == null ? null : {
-      value: { driver: best.driver, deliveriesPerSecond: best.capacity.value! },
-      source: best.capacity.source,
+      value: { driver: best.driver, deliveriesPerSecond: best.rate! },
+      source: best.source,
     },
     measureCommand: covered && answers.some((a) => a.fits)
       ? null
       : measureCommand(question, drivers),
-    measuredRecipients: primary?.document.params.recipients ?? null,
+    measuredRecipients: primary == null ? null : {
+      value: primary.document.params.recipients,
+      source: primary.path,
+    },
     answers,
   };
 }

@@ -110,9 +110,11 @@ export function renderAdvice(advice: Advice): string {
   ];
   if (advice.measuredRecipients != null) {
     out.push(
-      `Sustained rates were measured with ${advice.measuredRecipients} ` +
-        "recipients per activity, one worker, on the machine named in each " +
-        "file; a faster machine or more workers moves them.",
+      "Sustained rates were measured with " +
+        `${n(advice.measuredRecipients.value, 0)} recipients per activity, ` +
+        "one handler at a time (no ParallelMessageQueue), on the machine the " +
+        `file names [${advice.measuredRecipients.source}]; a faster ` +
+        "machine or more handlers moves them.",
     );
   }
   const fit = advice.answers.filter((a) => a.fits);
@@ -135,8 +137,8 @@ export function renderAdvice(advice: Advice): string {
   if (advice.covered && fit.length === 0) {
     out.push(
       "",
-      "Some queue sustains the rate, but none that meets every condition " +
-        "above. To measure the question itself, with more handlers (on the " +
+      "Some queue or setting sustains the rate, but none that meets every " +
+        "condition above. To measure the question itself, with more handlers (on the " +
         "machine that will run it):",
       `  ${advice.measureCommand}`,
     );
