@@ -75,6 +75,11 @@ export interface QueueAnswer {
   readonly workerCrash: CrashEvidence | null;
   /** Server crashes over every file; `null` when none crashed its server. */
   readonly serverCrash: CrashEvidence | null;
+  /**
+   * The queue server its sustained rate was measured with (e.g. `redis`),
+   * `null` for a queue in the app's process or a local file.
+   */
+  readonly queueServer: Sourced<string | null>;
   /** Server crashes of the driver's variants (e.g. `redis-aof`). */
   readonly serverCrashVariants: readonly CrashEvidence[];
   /** Sender and worker CPU, and queue server CPU, ms per delivery. */
@@ -284,8 +289,11 @@ export function advise(
       }
       if (worker == null) notes.push(NOT_MEASURED.worker);
       else if (worker.lost == null) notes.push(CUT_OFF.worker);
-      if (ownServer == null) notes.push(NOT_MEASURED.server);
-      else if (ownServer.lost == null) notes.push(CUT_OFF.server);
+      if (ownServer == null) {
+        notes.push(
+          search.server == null ? NOT_MEASURED.noServer : NOT_MEASURED.server,
+        );
+      } else if (ownServer.lost == null) notes.push(CUT_OFF.server);
     }
     for (const { row, source: where } of variants) {
       if (!row.driver.startsWith(`${driver}-`)) continue;
@@ -327,6 +335,7 @@ export function advise(
       },
       workerCrash: worker,
       serverCrash: ownServer,
+      queueServer: { value: search.server?.name ?? null, source: source.path },
       serverCrashVariants: servers.filter((e) => e !== ownServer),
       cpuMsPerDelivery: cpu,
       idleCpuPercent: idle == null
@@ -335,7 +344,7 @@ export function advise(
     };
   });
   const unknowns = (a: QueueAnswer) =>
-    a.notes.filter((n) => UNKNOWN.has(n)).length;
+    a.notes.filter((n) => UNKNOWN_CRASH_NOTES.has(n)).length;
   answers.sort((a, b) =>
     Number(b.fits) - Number(a.fits) || unknowns(a) - unknowns(b) ||
     (a.latency?.value.p99Ms ?? Infinity) -
@@ -392,6 +401,8 @@ function measureCommand(question: Question, drivers: readonly string[]) {
 const NOT_MEASURED = {
   worker: "a worker crash was not measured",
   server: "a server crash was not measured",
+  noServer: "it has no queue server; losing the machine or disk that holds " +
+    "its queue was not measured",
 } as const;
 
 const CUT_OFF = {
@@ -399,7 +410,11 @@ const CUT_OFF = {
   server: "every server crash run was cut off before redelivery: loss unknown",
 } as const;
 
-const UNKNOWN = new Set<string>([
+/**
+ * The notes that say a crash figure is unknown (not measured, or every run
+ * cut off); the text shows them on the crash lines instead.
+ */
+export const UNKNOWN_CRASH_NOTES: ReadonlySet<string> = new Set<string>([
   ...Object.values(NOT_MEASURED),
   ...Object.values(CUT_OFF),
 ]);

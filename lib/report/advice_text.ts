@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { Advice, CrashEvidence, QueueAnswer } from "./advice.ts";
+import {
+  type Advice,
+  type CrashEvidence,
+  type QueueAnswer,
+  UNKNOWN_CRASH_NOTES,
+} from "./advice.ts";
 
 function n(value: number, digits = 1): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -73,7 +78,13 @@ function details(answer: QueueAnswer, needed: number): string[] {
   }
   lines.push(
     ...crashLines("worker", answer.workerCrash),
-    ...crashLines("server", answer.serverCrash),
+    ...(answer.serverCrash == null && answer.queueServer.value == null
+      ? [
+        "   server crash: it has no queue server " +
+        `[${answer.queueServer.source}]; losing the machine or disk that ` +
+        "holds its queue was not measured",
+      ]
+      : crashLines("server", answer.serverCrash)),
   );
   const cpu = answer.cpuMsPerDelivery;
   if (cpu != null) {
@@ -93,7 +104,9 @@ function details(answer: QueueAnswer, needed: number): string[] {
         `[${answer.idleCpuPercent.source}]`,
     );
   }
-  for (const note of answer.notes) lines.push(`   note: ${note}`);
+  for (const note of answer.notes) {
+    if (!UNKNOWN_CRASH_NOTES.has(note)) lines.push(`   note: ${note}`);
+  }
   return lines;
 }
 
@@ -121,7 +134,10 @@ export function renderAdvice(advice: Advice): string {
   const rest = advice.answers.filter((a) => !a.fits);
   out.push("");
   if (fit.length > 0) {
-    out.push("Queues that fit, best first (lowest latency at that rate):");
+    out.push(
+      "Queues that fit, best first (fewest crash figures not measured, then " +
+        "lowest latency at the rate nearest yours):",
+    );
     fit.forEach((a, i) =>
       out.push(`${i + 1}. ${a.driver}`, ...details(a, needed))
     );
