@@ -156,9 +156,10 @@ export interface BenchmarkOptions {
   /** Live progress, about once a second. */
   readonly onProgress?: (progress: Progress) => void;
   /**
-   * Measure the machine's speed (RSA signatures, loopback HTTP) for a few
-   * seconds at the start and the end, so results can be compared fairly;
-   * default `true`.
+   * Measure the machine's speed (RSA signatures on one thread and on every
+   * core, loopback HTTP) for a few seconds at the start and the end, and
+   * for about 3 s before each run (its result's `calibration`), so results
+   * can be compared fairly; default `true`.
    */
   readonly calibrate?: boolean;
 }
