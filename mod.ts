@@ -2,7 +2,8 @@
  * fedify-queue-bench as a library: the driver registry, the `Driver`
  * contract for writing your own queue driver, and {@link runBenchmark}, which
  * runs a suite programmatically and returns the same results document that
- * `deno task bench` writes to `results/latest.json`.
+ * `deno task bench` writes to `OUT/latest.json` (by default a new folder of
+ * `runs/`; `--out results` for the published results).
  *
  * @example
  * ```ts ignore
