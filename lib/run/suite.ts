@@ -433,7 +433,6 @@ export async function runSuite(
           state.log = await FedifyLogFile.open(logDir, id);
         }
         const log = state.log;
-        order.push(id);
         const before = calibrate
           ? await measureCalibration(ROW_CALIBRATION).catch((error) => {
             // A row measured without its calibration beats no row at all.
@@ -444,6 +443,9 @@ export async function runSuite(
             return undefined;
           })
           : undefined;
+        // Ctrl-C during the calibration: the run has not started.
+        if (options.signal?.aborted) break rounds;
+        order.push(id);
         const once = async (load: RunLoad | undefined, run: number) => {
           const outcome = await runOnce(configuration, {
             id,
