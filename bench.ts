@@ -24,6 +24,7 @@ import type {
   ResultsDocument,
   SuiteParams,
 } from "./lib/results/types.ts";
+import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
@@ -138,7 +139,7 @@ async function main(): Promise<number> {
       options.driverModules.map((m) => toFileUrl(m)),
     );
   } catch (error) {
-    fail(`cannot load a driver module: ${(error as Error).message}`, 2);
+    fail(`cannot load a driver module: ${errorMessage(error)}`, 2);
   }
   if (options.list) {
     await list(drivers);

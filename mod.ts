@@ -106,15 +106,17 @@ export {
   type ServingCheck,
   waitUntilServing,
 } from "./lib/services/server.ts";
+export { errorMessage } from "./lib/results/error_message.ts";
+export { findBinary } from "./lib/services/binaries.ts";
 export {
-  errorMessage,
-  findBinary,
   type LoggedProcess,
   spawnLogged,
   type SpawnLoggedOptions,
+} from "./lib/system/logged_process.ts";
+export {
   UnreachableError,
   unreachableError,
-} from "./lib/services/util.ts";
+} from "./lib/services/unreachable.ts";
 export { sleep } from "./lib/system/sleep.ts";
 
 /**

@@ -98,6 +98,6 @@ export function standInNote(
   ];
   return `- **†** stand-in: the project's own implementation of ${
     specifiers.join(", ")
-  } (the official package is not on this registry); see the README's ` +
-    "fidelity table for how it differs";
+  } (the official package is not on this registry); see the fidelity ` +
+    "table in docs/methodology.md for how it differs";
 }

@@ -34,6 +34,7 @@ import {
   type SuiteParams,
 } from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
+import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
@@ -199,7 +200,7 @@ class Run {
       return await this.#wait(inbox);
     } catch (error) {
       if (context.signal?.aborted) return await this.#incomplete("interrupted");
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return this.#result({ status: "failed", reason: redactSecrets(message) });
     } finally {
       await this.#processes.stopAll();

@@ -39,6 +39,7 @@ import {
   type Progress,
   runOnce,
 } from "./runner.ts";
+import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { aggregateRuns } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
@@ -378,7 +379,7 @@ export async function runSuite(
     if (calibrate) {
       const start = await measureCalibration().catch((error) => {
         throw new Error(
-          `cannot measure the machine's speed (${messageOf(error)}); run ` +
+          `cannot measure the machine's speed (${errorMessage(error)}); run ` +
             "with --no-calibrate (calibrate: false) to skip it",
           { cause: error },
         );
@@ -438,7 +439,7 @@ export async function runSuite(
             // A row measured without its calibration beats no row at all.
             console.error(
               `${id}: calibration before the run failed ` +
-                `(${messageOf(error)}); the run has none`,
+                `(${errorMessage(error)}); the run has none`,
             );
             return undefined;
           })
@@ -522,7 +523,7 @@ export async function runSuite(
     } catch (error) {
       // Every configuration is measured by now: keep the results.
       console.error(
-        `calibration at the end failed (${messageOf(error)}); the results ` +
+        `calibration at the end failed (${errorMessage(error)}); the results ` +
           "are kept with end: null (--no-calibrate skips calibration)",
       );
     }
@@ -588,8 +589,4 @@ function resultOf(state: EntryState, params: SuiteParams): ConfigurationResult {
       ? { calibration: combineCalibrations(calibrations) }
       : {}),
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
