@@ -222,7 +222,8 @@ async function main(): Promise<number> {
   if (options.calibrate) {
     console.error(
       "calibrating: this machine's speed is measured for a few seconds at " +
-        "the start and the end (--no-calibrate skips it)",
+        "the start and the end, and about 3 s before each row " +
+        "(--no-calibrate skips it)",
     );
   }
   const tty = Deno.stderr.isTerminal();

@@ -152,7 +152,8 @@ export const SUITE_PARAMS = [
     negated: true,
     default: true,
     help: "skip measuring the machine's speed at the start and end (about " +
-      "4 s each); compare then calls it unknown",
+      "5 s each) and before each row (about 3 s); compare then calls it " +
+      "unknown",
     section: SECTION,
     affects: "nothing",
   }),
