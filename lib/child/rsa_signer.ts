@@ -27,14 +27,19 @@ interface WorkerScope {
   postMessage(message: SignReply): void;
 }
 
-/** What an HTTP Signature signs: a few headers, a couple of hundred bytes. */
-const SIGNING_STRING = new TextEncoder().encode([
-  "(request-target): post /users/calibration/inbox",
-  "host: 127.0.0.1",
-  "date: Thu, 01 Jan 2026 00:00:00 GMT",
-  "digest: SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
-  "content-type: application/activity+json",
-].join("\n"));
+/**
+ * What an HTTP Signature signs: a few headers, a couple of hundred bytes
+ * (the one-thread calibration signs it too).
+ */
+export const SIGNING_STRING: Uint8Array<ArrayBuffer> = new TextEncoder().encode(
+  [
+    "(request-target): post /users/calibration/inbox",
+    "host: 127.0.0.1",
+    "date: Thu, 01 Jan 2026 00:00:00 GMT",
+    "digest: SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+    "content-type: application/activity+json",
+  ].join("\n"),
+);
 
 if (import.meta.main) {
   const scope = globalThis as unknown as WorkerScope;

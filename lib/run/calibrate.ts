@@ -16,7 +16,7 @@
  * @module
  */
 import type { CalibrationPoint } from "../results/types.ts";
-import type { SignReply } from "../child/rsa_signer.ts";
+import { SIGNING_STRING, type SignReply } from "../child/rsa_signer.ts";
 import { Child } from "../system/process.ts";
 import { median, spreadOf } from "../measure/stats.ts";
 
@@ -56,15 +56,6 @@ const BODY = JSON.stringify({
   id: "http://sender.test/calibration",
   content: "x".repeat(1900),
 });
-
-/** What an HTTP Signature signs: a few headers, a couple of hundred bytes. */
-const SIGNING_STRING = new TextEncoder().encode([
-  "(request-target): post /users/calibration/inbox",
-  "host: 127.0.0.1",
-  "date: Thu, 01 Jan 2026 00:00:00 GMT",
-  "digest: SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
-  "content-type: application/activity+json",
-].join("\n"));
 
 /** The machine's logical cores, as Deno sees them (at least 1). */
 export function machineThreads(): number {
