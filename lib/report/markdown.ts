@@ -22,6 +22,7 @@ import {
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { renderEnvironment } from "./environment.ts";
+import { renderDriftNotice, renderRowCalibrations } from "./calibration.ts";
 import {
   type Column,
   columnTable,
@@ -73,7 +74,11 @@ function showsBurst(
  */
 export function renderTable(document: ResultsDocument): string {
   const sections = loadSections(document);
-  const parts = showsBurst(document, sections) ? [burstTable(document)] : [];
+  const notice = renderDriftNotice(document.results);
+  const parts = [
+    ...(notice == null ? [] : [notice + "\n"]),
+    ...(showsBurst(document, sections) ? [burstTable(document)] : []),
+  ];
   return [...parts, ...sectionTexts(document, sections, false)].join("\n");
 }
 
@@ -242,6 +247,8 @@ A configuration that did not finish shows no times, only how far it got.
     : "";
   const loaded = sectionTexts(document, sections, true)
     .map((text) => text + "\n").join("");
+  const notice = renderDriftNotice(document.results);
+  const rowCalibrations = renderRowCalibrations(document.results);
   return `# Fedify outbox queue benchmark results
 
 ${
@@ -261,15 +268,45 @@ ${
   } worker process${(p.workers ?? 1) > 1 ? "es" : ""} per shared queue.
 Started ${document.startedAt}, finished ${
     document.finishedAt ?? "(still running)"
-  }.
+  }${suiteTime(document)}.
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
-${burst}${loaded}${
+${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null
       ? ""
       : "\n## Environment\n\n" + renderEnvironment(document.environment)
+  }${
+    rowCalibrations == null
+      ? ""
+      : "\n### Host speed before each row\n\n" + rowCalibrations + "\n"
   }`;
+}
+
+/**
+ * `; the suite took 1,234 s, in 2 rounds in a shuffled order (seed 42)`:
+ * its wall time and order, when recorded.
+ */
+function suiteTime(document: ResultsDocument): string {
+  const parts: string[] = [];
+  if (document.suiteSeconds != null) {
+    parts.push(
+      `the suite took ${integer.format(Math.round(document.suiteSeconds))} s`,
+    );
+  }
+  const rounds = document.rounds?.length ?? 0;
+  const seed = document.params.orderSeed;
+  if (rounds > 0 && seed != null) {
+    parts.push(
+      `${
+        rounds > 1
+          ? `in ${rounds} rounds (every first run before any second)` +
+            ", each"
+          : "configurations"
+      } in a shuffled order (seed ${seed}, \`--order-seed\`)`,
+    );
+  }
+  return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }
 
 /**
