@@ -105,6 +105,13 @@ export const count = (): Unit => ({
   grouping: true,
 });
 
+/** Milliseconds, three significant digits at most (`384`, `31.0`, `3.34`). */
+export const msFigure = (value: number): Unit => ({
+  scale: 1,
+  suffix: "",
+  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
+});
+
 /** CPU milliseconds with two decimals. */
 export const cpuMs = (): Unit => ({ scale: 1, suffix: " ms", digits: 2 });
 

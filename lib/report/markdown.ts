@@ -3,8 +3,8 @@
  * original benchmark printed it, plus accounting, latency and CPU, each
  * median with its min–max over the runs) of the burst runs, the steady-load
  * sections (`load_tables.ts`), the machine and software the suite ran on, SVG
- * charts, and atomic writes of `latest.json`, `latest.md` and
- * `charts/*.svg`.
+ * charts, and atomic writes of `latest.json`, `latest.md`,
+ * `charts/*.svg` and the interactive `report.html` (`html/`).
  *
  * @module
  */
@@ -19,6 +19,7 @@ import {
   perSecond,
   seconds,
 } from "./cells.ts";
+import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { renderEnvironment } from "./environment.ts";
@@ -303,8 +304,8 @@ export async function writeAtomically(
 }
 
 /**
- * Writes `latest.json`, `charts/*.svg` and `latest.md` into `dir`, each file
- * atomically (the Markdown last, once its charts exist).
+ * Writes `latest.json`, `charts/*.svg`, `latest.md` and `report.html` into
+ * `dir`, each file atomically (the reports last, once their charts exist).
  */
 export async function writeResults(
   dir: string,
@@ -322,6 +323,10 @@ export async function writeResults(
   await writeAtomically(
     join(dir, "latest.md"),
     renderMarkdown(document, charts),
+  );
+  await writeAtomically(
+    join(dir, REPORT_HTML),
+    await renderResultsHtml(document),
   );
 }
 

@@ -22,6 +22,11 @@ export interface ChartSpec {
   readonly title: string;
   /** The Vega-Lite spec to render. */
   readonly spec: TopLevelSpec;
+  /**
+   * Configurations the chart leaves out, each with why (`redis ×4: timeout
+   * after 600 s`), named under the chart.
+   */
+  readonly omitted?: readonly string[];
 }
 
 /** What the chart specs read from the document, worked out once. */

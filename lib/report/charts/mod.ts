@@ -16,6 +16,8 @@
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { chartContext, type ChartSpec } from "./context.ts";
+
+export type { ChartSpec } from "./context.ts";
 import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
 import { backlogChart, loadLatencyChart } from "./load.ts";
@@ -46,9 +48,18 @@ export interface Chart {
 export async function renderCharts(
   document: ResultsDocument,
 ): Promise<Chart[]> {
+  return await renderSpecs(chartSpecs(document));
+}
+
+/**
+ * The Vega-Lite specs of every chart the document has data for, in the
+ * order of {@link renderCharts}: rendered to SVG for the Markdown report and
+ * embedded as they are, made interactive, in `report.html`.
+ */
+export function chartSpecs(document: ResultsDocument): ChartSpec[] {
   const context = chartContext(document);
   const load = loadContext(document);
-  const specs = [
+  return [
     sendReceiveChart(context),
     cumulativeChart(context),
     latencyChart(context),
@@ -59,7 +70,6 @@ export async function renderCharts(
     backlogChart(load),
     idleCpuChart(load),
   ].filter((chart) => chart != null);
-  return await renderSpecs(specs);
 }
 
 /**

@@ -1,0 +1,168 @@
+/**
+ * Turns a chart's Vega-Lite spec, as the SVG charts draw it, into the
+ * interactive one `report.html` embeds, with Vega-Lite's own means only:
+ * a tooltip on every mark, a click on a legend entry hides or shows that
+ * configuration's series (a legend-bound point selection that filters the
+ * data), and the charts over time zoom and pan along their time axis (an
+ * interval selection bound to the scales).
+ *
+ * @module
+ */
+import type { ChartSpec } from "../charts/mod.ts";
+
+/** A node of a Vega-Lite spec: a unit (with `mark`) or a layer. */
+type Node = Record<string, unknown>;
+
+/** The fields a chart draws one series per value of. */
+const SERIES_FIELDS = ["configuration", "driver"] as const;
+
+/** The name of the selection of hidden series. */
+export const HIDDEN = "hidden";
+
+/** The name of the time axis's zoom. */
+export const ZOOM = "zoom";
+
+/** Marks that carry no figure of their own get no tooltip. */
+const NO_TOOLTIP = new Set(["text", "rule"]);
+
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value));
+}
+
+function channelField(encoding: Node | undefined, channel: string) {
+  const def = encoding?.[channel] as Node | undefined;
+  return typeof def?.field === "string" ? def.field : undefined;
+}
+
+/**
+ * The series field of a chart: `configuration` or `driver` when a colour
+ * legend shows it, else none (bars labelled on their axis need no legend).
+ */
+function seriesField(node: Node, inherited?: Node): string | undefined {
+  const encoding = { ...inherited, ...(node.encoding as Node | undefined) };
+  const color = encoding.color as Node | undefined;
+  const field = channelField(encoding, "color");
+  if (
+    field != null && (SERIES_FIELDS as readonly string[]).includes(field) &&
+    color?.legend !== null
+  ) return field;
+  for (const child of (node.layer as Node[] | undefined) ?? []) {
+    const found = seriesField(child, encoding);
+    if (found != null) return found;
+  }
+  return undefined;
+}
+
+/** Whether a node, or a layer under it, encodes `field` somewhere. */
+function encodes(node: Node, field: string): boolean {
+  const encoding = node.encoding as Node | undefined;
+  if (
+    Object.keys(encoding ?? {}).some((c) => channelField(encoding, c) === field)
+  ) return true;
+  return ((node.layer as Node[] | undefined) ?? []).some((c) =>
+    encodes(c, field)
+  );
+}
+
+/** The units under a node, in order, with the encoding they inherit. */
+function units(node: Node, inherited: Node = {}): [Node, Node][] {
+  const encoding = { ...inherited, ...(node.encoding as Node | undefined) };
+  if (node.mark != null) return [[node, encoding]];
+  return ((node.layer as Node[] | undefined) ?? []).flatMap((c) =>
+    units(c, encoding)
+  );
+}
+
+/**
+ * Filters the hidden series out of every node that has its own data and
+ * encodes the series field (the top, or each layer with data of its own).
+ */
+function filterHidden(node: Node, field: string): void {
+  if (node.data != null && encodes(node, field)) {
+    node.transform = [
+      ...((node.transform as unknown[] | undefined) ?? []),
+      { filter: { not: { param: HIDDEN, empty: false } } },
+    ];
+    return;
+  }
+  for (const child of (node.layer as Node[] | undefined) ?? []) {
+    filterHidden(child, field);
+  }
+}
+
+/**
+ * The legend's entries of hidden series faded (Vega-Lite fades the
+ * unselected ones, and here the selection is of hidden series).
+ */
+function fadeHidden(field: string) {
+  const opacity = {
+    value: {
+      expr: `${HIDDEN}[${JSON.stringify(field)}] && indexof(${HIDDEN}[${
+        JSON.stringify(field)
+      }], datum.value) >= 0 ? 0.3 : 1`,
+    },
+  };
+  return { symbols: { opacity }, labels: { opacity } };
+}
+
+/**
+ * The interactive spec of a chart (a new object; the input is unchanged).
+ * `interactions` says which were added, for the page's hints and tests.
+ */
+export function interactiveSpec(chart: ChartSpec): {
+  readonly spec: Node;
+  readonly seriesField: string | null;
+  readonly zoom: boolean;
+} {
+  const spec = clone(chart.spec as unknown) as Node;
+  const all = units(spec);
+  for (const [unit] of all) {
+    const mark = typeof unit.mark === "string"
+      ? { type: unit.mark }
+      : unit.mark as Node;
+    if (!NO_TOOLTIP.has(String(mark.type))) mark.tooltip = true;
+    unit.mark = mark;
+  }
+  const field = seriesField(spec) ?? null;
+  if (field != null) {
+    const owner = all.find(([, encoding]) =>
+      channelField(encoding, "color") === field
+    );
+    if (owner != null) {
+      const [unit, encoding] = owner;
+      unit.params = [
+        ...((unit.params as unknown[] | undefined) ?? []),
+        {
+          name: HIDDEN,
+          select: { type: "point", fields: [field], toggle: "true" },
+          bind: "legend",
+        },
+      ];
+      // The legend lives where the colour is encoded: the unit, or above it.
+      const colorOwner = (unit.encoding as Node | undefined)?.color != null
+        ? unit
+        : spec;
+      const color = {
+        ...(encoding.color as Node),
+        ...((colorOwner.encoding as Node | undefined)?.color as Node),
+      };
+      const legend = (color.legend as Node | undefined) ?? {};
+      color.legend = { ...legend, encoding: fadeHidden(field) };
+      colorOwner.encoding = { ...(colorOwner.encoding as Node), color };
+      filterHidden(spec, field);
+    }
+  }
+  const timed = all.find(([, encoding]) => channelField(encoding, "x") === "t");
+  if (timed != null) {
+    const [unit] = timed;
+    unit.params = [
+      ...((unit.params as unknown[] | undefined) ?? []),
+      {
+        name: ZOOM,
+        select: { type: "interval", encodings: ["x"] },
+        bind: "scales",
+      },
+    ];
+  }
+  return { spec, seriesField: field, zoom: timed != null };
+}

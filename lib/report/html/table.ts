@@ -1,0 +1,248 @@
+/**
+ * The headline table of `report.html` as data: one row per configuration
+ * (or, for a dequeue-cost folder, per driver and backlog), each figure with
+ * the exact number of the results file beside the text the Markdown report
+ * prints for it, so that the page can sort on the number and a test can
+ * check the one against the other.
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import {
+  count,
+  cpuMs,
+  deliveredCell,
+  figureCell,
+  integer,
+  latency,
+  msFigure,
+  perSecond,
+  seconds,
+  type Unit,
+} from "../cells.ts";
+
+import { label, rowKind } from "../label.ts";
+import type {
+  DequeueCostDocument,
+  DequeueCostPoint,
+} from "../../results/dequeue_cost.ts";
+import type {
+  ConfigurationResult,
+  ResultsDocument,
+} from "../../results/types.ts";
+
+/** One cell: what it shows and, for a figure, the number it shows. */
+export interface Cell {
+  /** The text shown. */
+  readonly text: string;
+  /** The number in the results file, for sorting and checking. */
+  readonly value?: number | null;
+  /** Where the number is in the row's JSON object, e.g. `latencyMs.p99`. */
+  readonly key?: string;
+  /** A link, relative to the report. */
+  readonly href?: string;
+  /** Shown on hover. */
+  readonly title?: string;
+}
+
+/** One row and the values the page filters it by. */
+export interface Row {
+  /** The row's index in the results file's list (`results` or `points`). */
+  readonly index: number;
+  /** The cells, in column order. */
+  readonly cells: readonly Cell[];
+  /** `driver`, `parallelism` and `status`, as filter values. */
+  readonly filters: Readonly<Record<string, string>>;
+  /** Whether the row did not finish (marked on the page). */
+  readonly incomplete: boolean;
+}
+
+/** The table: column headers, whether each is numeric, and the rows. */
+export interface Table {
+  /** Headers and whether the column sorts as numbers. */
+  readonly columns: readonly {
+    readonly name: string;
+    readonly numeric: boolean;
+  }[];
+  /** The rows, in the results file's order. */
+  readonly rows: readonly Row[];
+  /** The filters the page offers, in order. */
+  readonly filters: readonly string[];
+  /** The JSON list the rows index (`results` or `points`). */
+  readonly list: string;
+}
+
+/**
+ * A time estimate another part of the bench may record for a configuration
+ * cut off by its time limit; rendered when present, labelled an estimate.
+ */
+interface Estimate {
+  readonly totalSeconds: number;
+  readonly lowSeconds?: number;
+  readonly highSeconds?: number;
+  readonly basis?: string;
+}
+
+function figure(
+  value: number | null | undefined,
+  unit: (value: number) => Unit,
+  key: string,
+): Cell {
+  return { text: figureCell(value, unit), value: value ?? null, key };
+}
+
+/** Seconds in the largest unit they fill, for estimates. */
+function duration(s: number): string {
+  if (s < 120) return `${s.toFixed(0)} s`;
+  if (s < 7200) return `${(s / 60).toFixed(0)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+/** The note of a row: why it did not finish, and its estimate if any. */
+function note(r: ConfigurationResult): string {
+  const parts: string[] = [];
+  if (r.status !== "ok") parts.push(`${r.status}: ${r.reason ?? "no reason"}`);
+  const estimate = (r as { estimate?: Estimate }).estimate;
+  if (estimate != null) {
+    const range = estimate.lowSeconds != null && estimate.highSeconds != null
+      ? ` (${duration(estimate.lowSeconds)}–${duration(estimate.highSeconds)})`
+      : "";
+    parts.push(
+      `estimate, not a measurement: about ${
+        duration(estimate.totalSeconds)
+      } in all${range}${estimate.basis == null ? "" : `, ${estimate.basis}`}`,
+    );
+  }
+  return parts.join("; ");
+}
+
+/** The link to a configuration's log, in the folder's `logs/`. */
+function logCell(r: ConfigurationResult): Cell {
+  const path = r.log?.path;
+  if (path == null) return { text: "—" };
+  return {
+    text: "log",
+    href: `logs/${basename(path)}`,
+    title: `${path}: ${integer.format(r.log!.warnings)} warnings, ${
+      integer.format(r.log!.errors)
+    } errors`,
+  };
+}
+
+const NUMERIC = new Set([
+  "Parallelism",
+  "Send",
+  "Receive",
+  "Total",
+  "Delivered",
+  "Dup.",
+  "Deliveries/s",
+  "p99 latency",
+  "CPU/delivery app",
+  "+ server",
+  "Backlog",
+  "Fill",
+  "Dequeued",
+  "ms/dequeue",
+  "p50 gap",
+  "p90 gap",
+  "max gap",
+]);
+
+function columns(names: readonly string[]) {
+  return names.map((name) => ({ name, numeric: NUMERIC.has(name) }));
+}
+
+/** The headline table of a suite's results: every row of the file. */
+export function resultsTable(document: ResultsDocument): Table {
+  const rows = document.results.map((r, index): Row => ({
+    index,
+    incomplete: r.status !== "ok",
+    filters: {
+      driver: r.driver,
+      parallelism: String(r.parallelism),
+      status: r.status,
+    },
+    cells: [
+      { text: label(r) },
+      { text: rowKind(r) },
+      { text: r.driver },
+      { text: String(r.parallelism), value: r.parallelism, key: "parallelism" },
+      { text: r.status, title: r.reason ?? undefined },
+      figure(r.sendSeconds, seconds, "sendSeconds"),
+      figure(r.receiveSeconds, seconds, "receiveSeconds"),
+      figure(r.totalSeconds, seconds, "totalSeconds"),
+      { text: deliveredCell(r), value: r.delivered, key: "delivered" },
+      figure(r.duplicates, count, "duplicates"),
+      figure(r.deliveriesPerSecond, perSecond, "deliveriesPerSecond"),
+      figure(r.latencyMs?.p99, latency, "latencyMs.p99"),
+      figure(r.cpuMsPerDelivery, cpuMs, "cpuMsPerDelivery"),
+      figure(r.serverCpuMsPerDelivery, cpuMs, "serverCpuMsPerDelivery"),
+      { text: note(r) },
+      logCell(r),
+    ],
+  }));
+  return {
+    columns: columns([
+      "Configuration",
+      "Kind",
+      "Driver",
+      "Parallelism",
+      "Status",
+      "Send",
+      "Receive",
+      "Total",
+      "Delivered",
+      "Dup.",
+      "Deliveries/s",
+      "p99 latency",
+      "CPU/delivery app",
+      "+ server",
+      "Note",
+      "Log",
+    ]),
+    rows,
+    filters: ["driver", "parallelism", "status"],
+    list: "results",
+  };
+}
+
+const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });
+
+/** The table of a dequeue-cost folder: one row per driver and backlog. */
+export function dequeueCostTable(document: DequeueCostDocument): Table {
+  const rows = document.points.map((p: DequeueCostPoint, index): Row => ({
+    index,
+    incomplete: p.status !== "ok",
+    filters: { driver: p.driver, status: p.status },
+    cells: [
+      { text: p.driver },
+      figure(p.backlog, count, "backlog"),
+      { text: p.status, title: p.reason },
+      figure(p.fillSeconds, tenths, "fillSeconds"),
+      figure(p.dequeued, count, "dequeued"),
+      figure(p.msPerDequeue, msFigure, "msPerDequeue"),
+      figure(p.gapMs?.p50, msFigure, "gapMs.p50"),
+      figure(p.gapMs?.p90, msFigure, "gapMs.p90"),
+      figure(p.gapMs?.max, msFigure, "gapMs.max"),
+      { text: p.reason ?? "" },
+    ],
+  }));
+  return {
+    columns: columns([
+      "Driver",
+      "Backlog",
+      "Status",
+      "Fill",
+      "Dequeued",
+      "ms/dequeue",
+      "p50 gap",
+      "p90 gap",
+      "max gap",
+      "Note",
+    ]),
+    rows,
+    filters: ["driver", "status"],
+    list: "points",
+  };
+}
