@@ -191,7 +191,10 @@ export function renderMarkdown(
   const runs = p.runs ?? 1;
   const sections = loadSections(document);
   const figures = charts.map((c) =>
-    `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n`
+    `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n` +
+    (c.omitted == null || c.omitted.length === 0
+      ? ""
+      : `\nNot drawn: ${c.omitted.join("; ")}.\n`)
   )
     .join("\n");
   const burst = showsBurst(document, sections)

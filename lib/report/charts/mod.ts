@@ -36,6 +36,8 @@ export interface Chart {
   readonly title: string;
   /** A standalone SVG document. */
   readonly svg: string;
+  /** Configurations the chart leaves out, with why (see {@link ChartSpec}). */
+  readonly omitted?: readonly string[];
 }
 
 /**
@@ -89,6 +91,7 @@ export async function renderSpecs(
           name: chart.name,
           title: chart.title,
           svg: await toSvg(chart.spec),
+          ...(chart.omitted == null ? {} : { omitted: chart.omitted }),
         });
       }
       return charts;

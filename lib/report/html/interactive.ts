@@ -1,7 +1,8 @@
 /**
  * Turns a chart's Vega-Lite spec, as the SVG charts draw it, into the
  * interactive one `report.html` embeds, with Vega-Lite's own means only:
- * a tooltip on every mark, a click on a legend entry hides or shows that
+ * a tooltip on every mark (on a line, at its points, marked transparent so
+ * the pointer finds them), a click on a legend entry hides or shows that
  * configuration's series (a legend-bound point selection that filters the
  * data), and the charts over time zoom and pan along their time axis (an
  * interval selection bound to the scales).
@@ -25,6 +26,15 @@ export const ZOOM = "zoom";
 /** Marks that carry no figure of their own get no tooltip. */
 const NO_TOOLTIP = new Set(["text", "rule"]);
 
+/** The views inside a node: its layers, or a facet's inner spec. */
+function children(node: Node): Node[] {
+  const inner = node.spec as Node | undefined;
+  return [
+    ...((node.layer as Node[] | undefined) ?? []),
+    ...(inner ? [inner] : []),
+  ];
+}
+
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value));
 }
@@ -46,7 +56,7 @@ function seriesField(node: Node, inherited?: Node): string | undefined {
     field != null && (SERIES_FIELDS as readonly string[]).includes(field) &&
     color?.legend !== null
   ) return field;
-  for (const child of (node.layer as Node[] | undefined) ?? []) {
+  for (const child of children(node)) {
     const found = seriesField(child, encoding);
     if (found != null) return found;
   }
@@ -59,18 +69,14 @@ function encodes(node: Node, field: string): boolean {
   if (
     Object.keys(encoding ?? {}).some((c) => channelField(encoding, c) === field)
   ) return true;
-  return ((node.layer as Node[] | undefined) ?? []).some((c) =>
-    encodes(c, field)
-  );
+  return children(node).some((c) => encodes(c, field));
 }
 
 /** The units under a node, in order, with the encoding they inherit. */
 function units(node: Node, inherited: Node = {}): [Node, Node][] {
   const encoding = { ...inherited, ...(node.encoding as Node | undefined) };
   if (node.mark != null) return [[node, encoding]];
-  return ((node.layer as Node[] | undefined) ?? []).flatMap((c) =>
-    units(c, encoding)
-  );
+  return children(node).flatMap((c) => units(c, encoding));
 }
 
 /**
@@ -85,7 +91,7 @@ function filterHidden(node: Node, field: string): void {
     ];
     return;
   }
-  for (const child of (node.layer as Node[] | undefined) ?? []) {
+  for (const child of children(node)) {
     filterHidden(child, field);
   }
 }
@@ -121,6 +127,8 @@ export function interactiveSpec(chart: ChartSpec): {
       ? { type: unit.mark }
       : unit.mark as Node;
     if (!NO_TOOLTIP.has(String(mark.type))) mark.tooltip = true;
+    // Vega shows a line's tooltip only on its vertices: mark them, unseen.
+    if (mark.type === "line" && mark.point == null) mark.point = "transparent";
     unit.mark = mark;
   }
   const field = seriesField(spec) ?? null;
