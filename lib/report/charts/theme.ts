@@ -111,6 +111,8 @@ export const CONFIG = {
     titleFontSize: 12,
     titleFontWeight: "normal",
     labelLimit: 320,
+    // Every entry, never "…8 entries": a reader must find each line.
+    symbolLimit: 0,
     orient: "bottom",
     direction: "horizontal",
     columns: 3,

@@ -5,7 +5,7 @@
  * legend entry hides that series and a second shows it again; hovering a
  * mark shows its values; the table's figures are the JSON's, it sorts and
  * it filters; and no text of a chart, interactive or static SVG, overlaps
- * another or sticks out of the chart.  Skipped, saying why, where no
+ * another, sticks out of the chart or is cut short.  Skipped, saying why, where no
  * Chromium is installed.
  *
  * @module
@@ -103,6 +103,10 @@ function textDefects(selector: string): string[] {
       }));
     const name = svg.closest("figure")?.id ?? document.title;
     for (const { text, box } of boxes) {
+      // Vega shortens a label past its limit, and a legend past its count.
+      if (text.endsWith("…") || text.startsWith("…")) {
+        defects.push(`${name}: "${text}" is cut short`);
+      }
       if (
         box.left < frame.left - 1 || box.right > frame.right + 1 ||
         box.top < frame.top - 1 || box.bottom > frame.bottom + 1
@@ -167,7 +171,8 @@ Deno.test({
             `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50">` +
               `<text x="10" y="20" font-size="12">one label</text>` +
               `<text x="14" y="22" font-size="12">another</text>` +
-              `<text x="170" y="40" font-size="12">clipped</text></svg>`,
+              `<text x="170" y="40" font-size="12">clipped</text>` +
+              `<text x="10" y="45" font-size="12">…8 entries</text></svg>`,
           );
           const defects = await page.evaluate(textDefects, "svg");
           await page.close();
@@ -175,6 +180,7 @@ Deno.test({
             defects.sort(),
             [
               `: "clipped" sticks out of the chart`,
+              `: "…8 entries" is cut short`,
               `: "one label" overlaps "another"`,
             ].sort(),
           );
