@@ -241,6 +241,7 @@ Deno.test({
               name: f.id.slice("chart-".length),
               series: Number(f.getAttribute("data-series")),
               field: f.getAttribute("data-series-field"),
+              zoom: f.hasAttribute("data-zoom"),
             })),
         );
         assert.ok(charts.length > 0, "the page has charts");
@@ -322,6 +323,46 @@ Deno.test({
             assert.match(String(await tip.jsonValue()), /\d/, chart.name);
           }
         });
+
+        await t.step(
+          `${kind}: the wheel zooms the charts over time`,
+          async () => {
+            const width = (name: string) =>
+              page.evaluate((name) => {
+                const view = (globalThis as unknown as {
+                  report: { views: Record<string, { scale(n: string): El }> };
+                }).report.views[name];
+                const [low, high] = view.scale("x").domain();
+                return high - low;
+              }, name);
+            for (const chart of charts.filter((c) => c.zoom)) {
+              const before = await width(chart.name);
+              const plot = await page.evaluate((name) => {
+                const svg = document.querySelector(`#chart-${name} .view svg`);
+                svg.scrollIntoView({ block: "center" });
+                const box = svg.getBoundingClientRect();
+                return {
+                  x: box.left + box.width / 2,
+                  y: box.top + box.height / 3,
+                };
+              }, chart.name);
+              await page.mouse.move(plot.x, plot.y);
+              await page.mouse.wheel({ deltaY: -400 });
+              await page.waitForFunction(
+                (name, before) => {
+                  const view = (globalThis as unknown as {
+                    report: { views: Record<string, { scale(n: string): El }> };
+                  }).report.views[name];
+                  const [low, high] = view.scale("x").domain();
+                  return high - low < before;
+                },
+                { timeout: 5_000 },
+                chart.name,
+                before,
+              );
+            }
+          },
+        );
 
         await t.step(
           `${kind}: the table's figures are the JSON's`,

@@ -55,7 +55,8 @@ body { font: 14px/1.45 system-ui, Helvetica, Arial, sans-serif; margin: 0 auto;
   max-width: 1200px; padding: 1rem 1.5rem 3rem; color: #222; }
 h1 { font-size: 1.5rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top; }
+th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top;
+  white-space: nowrap; }
 th { text-align: left; position: sticky; top: 0; background: #fff; }
 th button { font: inherit; font-weight: 600; border: 0; background: none;
   padding: 0; cursor: pointer; text-align: inherit; }
@@ -64,7 +65,7 @@ th[aria-sort=descending] button::after { content: " ▼"; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tr.incomplete td { background: #fff6e5; }
 tr.incomplete td.status { font-weight: 600; color: #8a4b00; }
-td.note { max-width: 28rem; font-size: 0.9em; color: #555; }
+td.note { white-space: normal; min-width: 22rem; max-width: 40rem; font-size: 0.9em; color: #555; }
 .filters { display: flex; gap: 1rem; align-items: center; margin: 0.5rem 0; flex-wrap: wrap; }
 .scroll { overflow-x: auto; }
 figure { margin: 1.5rem 0; }
@@ -99,13 +100,15 @@ function tableHtml(table: Table): string {
       escapeHtml(c.name)
     }</button></th>`
   ).join("");
-  const status = table.columns.findIndex((c) => c.name === "Status");
+  const classes = table.columns.map((c) =>
+    c.name === "Status" ? "status" : c.name === "Note" ? "note" : ""
+  );
   const rows = table.rows.map((row) => {
     const data = Object.entries(row.filters).map(([k, v]) =>
       ` data-${k}="${escapeHtml(v)}"`
     ).join("");
     const cells = row.cells.map((cell, i) =>
-      cellHtml(cell, table.columns[i].numeric, i === status ? "status" : "")
+      cellHtml(cell, table.columns[i].numeric, classes[i])
     ).join("");
     return `<tr data-index="${row.index}"${data}${
       row.incomplete ? ' class="incomplete"' : ""
@@ -146,7 +149,7 @@ function chartHtml(chart: PageChart): string {
     }.</figcaption>`;
   return `<figure id="chart-${chart.name}" data-series="${chart.series.length}"${
     chart.seriesField == null ? "" : ` data-series-field="${chart.seriesField}"`
-  }>
+  }${chart.zoom ? " data-zoom" : ""}>
 <div class="view" aria-label="${escapeHtml(chart.title)}"></div>
 <div class="hint">${hints.join(" · ")}</div>
 ${omitted}

@@ -72,3 +72,19 @@ Deno.test("the dequeue-cost table: a row per driver and backlog", async () => {
   const ms = table.columns.findIndex((c) => c.name === "ms/dequeue");
   assert.equal(table.rows[0].cells[ms].value, document.points[0].msPerDequeue);
 });
+
+Deno.test("a crash suite's table has the Lost column", () => {
+  const crashed = result("redis", 1, "incomplete", { lost: 3 });
+  const table = resultsTable({ ...syntheticDocument(), results: [crashed] });
+  const lost = table.columns.findIndex((c) => c.name === "Lost");
+  assert.ok(lost > 0 && table.columns[lost].numeric);
+  assert.deepEqual(table.rows[0].cells[lost], {
+    text: "3",
+    value: 3,
+    key: "lost",
+  });
+  assert.equal(
+    resultsTable(syntheticDocument()).columns.some((c) => c.name === "Lost"),
+    false,
+  );
+});

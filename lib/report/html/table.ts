@@ -136,6 +136,7 @@ const NUMERIC = new Set([
   "Total",
   "Delivered",
   "Dup.",
+  "Lost",
   "Deliveries/s",
   "p99 latency",
   "CPU/delivery app",
@@ -155,6 +156,8 @@ function columns(names: readonly string[]) {
 
 /** The headline table of a suite's results: every row of the file. */
 export function resultsTable(document: ResultsDocument): Table {
+  // Crash runs count the deliveries lost to the crash.
+  const lost = document.results.some((r) => r.lost != null);
   const rows = document.results.map((r, index): Row => ({
     index,
     incomplete: r.status !== "ok",
@@ -174,6 +177,7 @@ export function resultsTable(document: ResultsDocument): Table {
       figure(r.totalSeconds, seconds, "totalSeconds"),
       { text: deliveredCell(r), value: r.delivered, key: "delivered" },
       figure(r.duplicates, count, "duplicates"),
+      ...(lost ? [figure(r.lost, count, "lost")] : []),
       figure(r.deliveriesPerSecond, perSecond, "deliveriesPerSecond"),
       figure(r.latencyMs?.p99, latency, "latencyMs.p99"),
       figure(r.cpuMsPerDelivery, cpuMs, "cpuMsPerDelivery"),
@@ -194,6 +198,7 @@ export function resultsTable(document: ResultsDocument): Table {
       "Total",
       "Delivered",
       "Dup.",
+      ...(lost ? ["Lost"] : []),
       "Deliveries/s",
       "p99 latency",
       "CPU/delivery app",
