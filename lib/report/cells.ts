@@ -112,6 +112,13 @@ export const msFigure = (value: number): Unit => ({
   digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
 });
 
+/** A long time in the largest unit it fills: `50.0 s`, `3.5 min`, `2.6 h`. */
+export function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 /** CPU milliseconds with two decimals. */
 export const cpuMs = (): Unit => ({ scale: 1, suffix: " ms", digits: 2 });
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { count, integer, msFigure, type Unit } from "./cells.ts";
+import { count, duration, integer, msFigure, type Unit } from "./cells.ts";
 import { dequeueCostChart } from "./charts/dequeue_cost.ts";
 import { renderSpecs } from "./charts/mod.ts";
 import {
@@ -68,13 +68,6 @@ const FIT_COLUMNS: readonly Column<CostFit>[] = [
 
 /** The tables of this report are written as they are, unpadded. */
 const UNPADDED = { padded: false } as const;
-
-/** A drain time in the largest unit it fills: `50.0 s`, `3.5 min`, `2.6 h`. */
-function duration(seconds: number): string {
-  if (seconds < 120) return `${seconds.toFixed(1)} s`;
-  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
 
 /**
  * Renders `latest.md`; `chart` says whether `charts/dequeue-cost.svg` was

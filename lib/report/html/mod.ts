@@ -16,7 +16,7 @@ import { dequeueCostTable, resultsTable } from "./table.ts";
 import { type ChartSpec, chartSpecs } from "../charts/mod.ts";
 import { dequeueCostChart } from "../charts/dequeue_cost.ts";
 import { renderEnvironment } from "../environment.ts";
-import { integer } from "../cells.ts";
+import { duration, integer } from "../cells.ts";
 import { rowNotes } from "../notes.ts";
 import type { DequeueCostDocument } from "../../results/dequeue_cost.ts";
 import type { ResultsDocument } from "../../results/types.ts";
@@ -102,8 +102,8 @@ export async function renderDequeueCostHtml(
   );
   const projections = document.projections.map((p) =>
     `- **projection, not a measurement**: ${p.driver} would take about ${
-      (p.seconds / 60).toFixed(1)
-    } min to drain ${integer.format(p.backlog)} messages`
+      duration(p.seconds)
+    } to drain ${integer.format(p.backlog)} messages`
   );
   return renderPage({
     title: "Dequeue cost against backlog",

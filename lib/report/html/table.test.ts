@@ -53,7 +53,7 @@ Deno.test("an incomplete row shows its estimate, labelled one, and links its log
   assert.equal(
     cells[names.indexOf("Note")].text,
     "incomplete: timed out after 600 s; estimate, not a measurement: about " +
-      "90 min in all (67 min–2.5 h), from the last minute's rate",
+      "90.0 min in all (66.7 min–2.5 h), from the last minute's rate",
   );
   const log = cells[names.indexOf("Log")];
   assert.equal(log.href, "logs/redis-x4.log");

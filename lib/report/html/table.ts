@@ -12,6 +12,7 @@ import {
   count,
   cpuMs,
   deliveredCell,
+  duration,
   figureCell,
   integer,
   latency,
@@ -89,13 +90,6 @@ function figure(
   key: string,
 ): Cell {
   return { text: figureCell(value, unit), value: value ?? null, key };
-}
-
-/** Seconds in the largest unit they fill, for estimates. */
-function duration(s: number): string {
-  if (s < 120) return `${s.toFixed(0)} s`;
-  if (s < 7200) return `${(s / 60).toFixed(0)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
 }
 
 /** The note of a row: why it did not finish, and its estimate if any. */
