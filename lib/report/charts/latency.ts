@@ -9,6 +9,7 @@ import type { TopLevelSpec } from "vega-lite";
 import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { unique } from "./format.ts";
 import { frame, PERCENTILES } from "./theme.ts";
+import { labelLimit } from "./text.ts";
 
 /**
  * (c) Latency percentiles per configuration, on a log scale; null when no
@@ -46,6 +47,7 @@ export function latencyChart(context: Context): ChartSpec | null {
     title: null,
     axis: {
       labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
       ticks: false,
       domain: false,
       grid: true,

@@ -9,7 +9,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { short, unique } from "./format.ts";
-import { textWidth } from "./text.ts";
+import { labelLimit, textWidth } from "./text.ts";
 import { BAR_LABEL_MARK, frame, PHASE_COLORS, WIDTH } from "./theme.ts";
 
 /**
@@ -64,7 +64,12 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
     type: "nominal",
     sort: order,
     title: null,
-    axis: { labelFontSize: 13, ticks: false, domain: false },
+    axis: {
+      labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
+      ticks: false,
+      domain: false,
+    },
   } as const;
   const x = (field: string) => ({
     field,
