@@ -419,35 +419,80 @@ Deno.test({
           },
         );
 
-        await t.step(`${kind}: the table sorts and filters`, async () => {
-          const column = await page.$$eval(
-            "#headline thead th",
-            (ths) => ths.findIndex((th) => th.textContent === "Status"),
-          );
-          await page.click(
-            `#headline thead th:nth-child(${column + 1}) button`,
-          );
-          const statuses = await page.$$eval(
-            `#headline tbody td:nth-child(${column + 1})`,
-            (tds) => tds.map((td) => td.textContent!),
-          );
-          assert.deepEqual(
-            statuses,
-            [...statuses].sort((a, b) => a.localeCompare(b)),
-          );
-          const driver = await page.$eval(
-            "select[data-filter=driver] option:nth-child(2)",
-            (o) => (o as El).value,
-          );
-          await page.select("select[data-filter=driver]", driver);
-          const shown = await page.$$eval(
-            "#headline tbody tr:not([hidden])",
-            (trs) => trs.map((tr) => tr.getAttribute("data-driver")),
-          );
-          assert.ok(shown.length > 0);
-          assert.ok(shown.every((d) => d === driver), String(shown));
-          await page.select("select[data-filter=driver]", "");
-        });
+        await t.step(
+          `${kind}: the table sorts; its filters filter it and the charts`,
+          async () => {
+            const column = await page.$$eval(
+              "#headline thead th",
+              (ths) => ths.findIndex((th) => th.textContent === "Status"),
+            );
+            await page.click(
+              `#headline thead th:nth-child(${column + 1}) button`,
+            );
+            const statuses = await page.$$eval(
+              `#headline tbody td:nth-child(${column + 1})`,
+              (tds) => tds.map((td) => td.textContent!),
+            );
+            assert.deepEqual(
+              statuses,
+              [...statuses].sort((a, b) => a.localeCompare(b)),
+            );
+            const driver = await page.$eval(
+              "select[data-filter=driver] option:nth-child(2)",
+              (o) => (o as El).value,
+            );
+            await page.select("select[data-filter=driver]", driver);
+            const shown = await page.$$eval(
+              "#headline tbody tr:not([hidden])",
+              (trs) => trs.map((tr) => tr.getAttribute("data-driver")),
+            );
+            assert.ok(shown.length > 0);
+            assert.ok(shown.every((d) => d === driver), String(shown));
+            // The charts show only the configurations of the rows shown.
+            const allowed = new Set(
+              await page.$$eval(
+                "#headline tbody tr:not([hidden])",
+                (trs) => trs.flatMap((tr) => JSON.parse(tr.dataset.labels)),
+              ),
+            );
+            const fields = (c: typeof charts[number]) =>
+              c.field ?? "configuration";
+            await page.evaluate(() =>
+              (globalThis as unknown as {
+                report: { filtered: Promise<unknown> };
+              })
+                .report.filtered
+            );
+            let filtered = 0;
+            for (const chart of charts) {
+              const drawn: string[] = await page.evaluate(
+                drawnSeries,
+                chart.name,
+                fields(chart),
+              );
+              if (drawn.length < chart.series) filtered++;
+              for (const series of drawn) {
+                assert.ok(allowed.has(series), `${chart.name}: ${series}`);
+              }
+            }
+            assert.ok(filtered > 0 || charts.every((c) => c.series <= 1));
+            await page.select("select[data-filter=driver]", "");
+            await page.evaluate(() =>
+              (globalThis as unknown as {
+                report: { filtered: Promise<unknown> };
+              })
+                .report.filtered
+            );
+            for (const chart of charts) {
+              assert.equal(
+                (await page.evaluate(drawnSeries, chart.name, fields(chart)))
+                  .length,
+                chart.series,
+                chart.name,
+              );
+            }
+          },
+        );
 
         await t.step(
           `${kind}: no chart's text overlaps or is clipped`,

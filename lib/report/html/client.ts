@@ -2,11 +2,13 @@
  * The page's own script in `report.html`: embeds each chart with
  * vega-embed (which brings the tooltips, legends and zoom the specs ask
  * for), and sorts and filters the headline table, the one thing no library
- * on the page does.  Kept as the text of a classic script, inlined as is.
+ * on the page does; a filter also leaves only the rows' configurations in
+ * the charts (their `shown` parameter).  Kept as the text of a classic script, inlined as is.
  *
  * The page exposes `window.report` for its browser test: `ready` (a promise
- * that settles once every chart is drawn), `views` (the Vega views, by chart
- * name) and `errors` (charts that failed to embed).
+ * that settles once every chart is drawn), `filtered` (one that settles once
+ * the charts show the latest filter's rows), `views` (the Vega views, by
+ * chart name) and `errors` (charts that failed to embed).
  *
  * @module
  */
@@ -60,11 +62,25 @@ export const CLIENT_SCRIPT = `"use strict";
   const shown = document.getElementById("shown");
   const filter = () => {
     let count = 0;
+    const labels = new Set();
     for (const row of rows) {
       row.hidden = !selects.every((s) => s.value === "" || row.dataset[s.dataset.filter] === s.value);
-      if (!row.hidden) count++;
+      if (row.hidden) continue;
+      count++;
+      for (const label of JSON.parse(row.dataset.labels)) labels.add(label);
     }
     shown.textContent = count + " of " + rows.length + " rows";
+    // The charts show the configurations of the rows shown.
+    const list = count === rows.length ? null : Array.from(labels);
+    report.filtered = report.ready.then(() =>
+      Promise.all(Object.values(report.views).map((view) => {
+        try {
+          return view.signal("shown", list).runAsync();
+        } catch (_) {
+          return null; // a chart of no configuration
+        }
+      }))
+    );
   };
   selects.forEach((s) => s.addEventListener("change", filter));
   filter();

@@ -4,7 +4,8 @@
  * a tooltip on every mark (on a line, at its points, marked transparent so
  * the pointer finds them), a click on a legend entry hides or shows that
  * configuration's series (a legend-bound point selection that filters the
- * data), and the charts over time zoom and pan along their time axis (an
+ * data), the page's filters leave only the rows' configurations shown (a
+ * `shown` parameter the page sets), and the charts over time zoom and pan along their time axis (an
  * interval selection bound to the scales).
  *
  * @module
@@ -19,6 +20,12 @@ const SERIES_FIELDS = ["configuration", "driver"] as const;
 
 /** The name of the selection of hidden series. */
 export const HIDDEN = "hidden";
+
+/**
+ * The name of the list of configurations the page's filters leave shown
+ * (`null`: all of them), set by the page's script.
+ */
+export const SHOWN = "shown";
 
 /** The name of the time axis's zoom. */
 export const ZOOM = "zoom";
@@ -69,6 +76,7 @@ function encodes(node: Node, field: string): boolean {
   if (
     Object.keys(encoding ?? {}).some((c) => channelField(encoding, c) === field)
   ) return true;
+  if ((node.facet as Node | undefined)?.field === field) return true;
   return children(node).some((c) => encodes(c, field));
 }
 
@@ -80,20 +88,18 @@ function units(node: Node, inherited: Node = {}): [Node, Node][] {
 }
 
 /**
- * Filters the hidden series out of every node that has its own data and
- * encodes the series field (the top, or each layer with data of its own).
+ * Adds `filter` to the transforms of every node that has its own data and
+ * encodes `field` (the top, or each layer with data of its own).
  */
-function filterHidden(node: Node, field: string): void {
+function addFilter(node: Node, field: string, filter: unknown): void {
   if (node.data != null && encodes(node, field)) {
     node.transform = [
       ...((node.transform as unknown[] | undefined) ?? []),
-      { filter: { not: { param: HIDDEN, empty: false } } },
+      { filter },
     ];
     return;
   }
-  for (const child of children(node)) {
-    filterHidden(child, field);
-  }
+  for (const child of children(node)) addFilter(child, field, filter);
 }
 
 /**
@@ -118,6 +124,7 @@ function fadeHidden(field: string) {
 export function interactiveSpec(chart: ChartSpec): {
   readonly spec: Node;
   readonly seriesField: string | null;
+  readonly shownField: string | null;
   readonly zoom: boolean;
 } {
   const spec = clone(chart.spec as unknown) as Node;
@@ -157,8 +164,24 @@ export function interactiveSpec(chart: ChartSpec): {
       const legend = (color.legend as Node | undefined) ?? {};
       color.legend = { ...legend, encoding: fadeHidden(field) };
       colorOwner.encoding = { ...(colorOwner.encoding as Node), color };
-      filterHidden(spec, field);
+      addFilter(spec, field, { not: { param: HIDDEN, empty: false } });
     }
+  }
+  // The page's filters show only the configurations of the rows shown.
+  const shownField = field ??
+    (encodes(spec, "configuration") ? "configuration" : null);
+  if (shownField != null) {
+    spec.params = [
+      ...((spec.params as unknown[] | undefined) ?? []),
+      { name: SHOWN, value: null },
+    ];
+    addFilter(
+      spec,
+      shownField,
+      `!${SHOWN} || indexof(${SHOWN}, datum[${
+        JSON.stringify(shownField)
+      }]) >= 0`,
+    );
   }
   const timed = all.find(([, encoding]) => channelField(encoding, "x") === "t");
   if (timed != null) {
@@ -172,5 +195,5 @@ export function interactiveSpec(chart: ChartSpec): {
       },
     ];
   }
-  return { spec, seriesField: field, zoom: timed != null };
+  return { spec, seriesField: field, shownField, zoom: timed != null };
 }

@@ -110,7 +110,8 @@ function tableHtml(table: Table): string {
     const cells = row.cells.map((cell, i) =>
       cellHtml(cell, table.columns[i].numeric, classes[i])
     ).join("");
-    return `<tr data-index="${row.index}"${data}${
+    const labels = ` data-labels="${escapeHtml(JSON.stringify(row.labels))}"`;
+    return `<tr data-index="${row.index}"${data}${labels}${
       row.incomplete ? ' class="incomplete"' : ""
     }>${cells}</tr>`;
   }).join("\n");

@@ -22,7 +22,7 @@ import {
   type Unit,
 } from "../cells.ts";
 
-import { label, rowKind } from "../label.ts";
+import { configurationLabel, label, rowKind } from "../label.ts";
 import type {
   DequeueCostDocument,
   DequeueCostPoint,
@@ -56,6 +56,11 @@ export interface Row {
   readonly filters: Readonly<Record<string, string>>;
   /** Whether the row did not finish (marked on the page). */
   readonly incomplete: boolean;
+  /**
+   * The names its series may have in the charts (by configuration or by
+   * driver), for the page's filters to show only the rows' series.
+   */
+  readonly labels: readonly string[];
 }
 
 /** The table: column headers, whether each is numeric, and the rows. */
@@ -155,6 +160,20 @@ export function resultsTable(document: ResultsDocument): Table {
   const rows = document.results.map((r, index): Row => ({
     index,
     incomplete: r.status !== "ok",
+    labels: [
+      ...new Set([
+        label(r),
+        `${label(r)} (${r.status})`,
+        configurationLabel(r),
+        r.driver,
+        // The scaling chart's line of the driver.
+        label({
+          driver: r.driver,
+          parallelism: 1,
+          parallelImpl: r.parallelImpl,
+        }),
+      ]),
+    ],
     filters: {
       driver: r.driver,
       parallelism: String(r.parallelism),
@@ -213,6 +232,7 @@ export function dequeueCostTable(document: DequeueCostDocument): Table {
   const rows = document.points.map((p: DequeueCostPoint, index): Row => ({
     index,
     incomplete: p.status !== "ok",
+    labels: [p.driver],
     filters: { driver: p.driver, status: p.status },
     cells: [
       { text: p.driver },
