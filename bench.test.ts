@@ -99,7 +99,8 @@ Deno.test({
       );
       const json = await Deno.readTextFile(join(out, "latest.json"));
       const md = await Deno.readTextFile(join(out, "latest.md"));
-      for (const text of [result.stdout, result.stderr, json, md]) {
+      const html = await Deno.readTextFile(join(out, "report.html"));
+      for (const text of [result.stdout, result.stderr, json, md, html]) {
         assert.doesNotMatch(text, /hunter2secret/);
       }
       const document: ResultsDocument = JSON.parse(json);

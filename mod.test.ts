@@ -31,6 +31,10 @@ Deno.test({
         /in-process/,
       );
       assert.ok((await Deno.stat(join(outDir, "logs"))).isDirectory);
+      assert.match(
+        await Deno.readTextFile(join(outDir, "report.html")),
+        /<td>in-process<\/td>/,
+      );
     } finally {
       await Deno.remove(outDir, { recursive: true });
     }

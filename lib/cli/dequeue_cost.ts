@@ -2,9 +2,10 @@
  * `deno task dequeue-cost`: what one dequeue costs each queue as its
  * backlog grows.  Parses the options (the table in
  * lib/params/dequeue_cost.ts), runs the measurement (lib/run/dequeue_cost.ts),
- * prints the report on stdout and writes `dequeue-cost.json`, `.md` and
- * `.svg` to `--out`.  `deno task report DIR` renders a folder's Markdown and
- * chart again from its JSON.  See `--help`.
+ * prints the report on stdout and writes `latest.json`, `latest.md`,
+ * `charts/dequeue-cost.svg` and `report.html` to `--out`, named as in every
+ * results folder.  `deno task report DIR` renders a folder's reports
+ * again from its JSON.  See `--help`.
  *
  * @module
  */
@@ -112,7 +113,9 @@ if (import.meta.main) {
   interrupter.uninstall();
   await writeDequeueCost(options.outDir, document);
   console.log(renderDequeueCost(document));
-  console.error(`wrote ${options.outDir}/dequeue-cost.{json,md,svg}`);
+  console.error(
+    `wrote ${options.outDir}/latest.{json,md}, charts/ and report.html`,
+  );
   const ok = !interrupter.interrupted &&
     document.points.every((p) => p.status === "ok");
   Deno.exit(interrupter.interrupted ? 130 : ok ? 0 : 1);

@@ -117,8 +117,8 @@ export const DEQUEUE_COST: CommandTable<typeof PARAMS> = {
   usage: "deno task dequeue-cost [options]",
   summary: "Fills an empty queue with BACKLOG messages, times DEQUEUES " +
     "dequeues by the official queue's listen() with a no-op handler, and " +
-    "reports ms per dequeue against backlog (Markdown on stdout; JSON, " +
-    "Markdown and SVG in --out).",
+    "reports ms per dequeue against backlog (Markdown on stdout; " +
+    "latest.json, latest.md, charts/ and report.html in --out).",
   sections: [{ title: OPTIONS }],
   params: PARAMS,
   rules: [

@@ -105,6 +105,20 @@ export const count = (): Unit => ({
   grouping: true,
 });
 
+/** Milliseconds, three significant digits at most (`384`, `31.0`, `3.34`). */
+export const msFigure = (value: number): Unit => ({
+  scale: 1,
+  suffix: "",
+  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
+});
+
+/** A long time in the largest unit it fills: `50.0 s`, `3.5 min`, `2.6 h`. */
+export function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 /** CPU milliseconds with two decimals. */
 export const cpuMs = (): Unit => ({ scale: 1, suffix: " ms", digits: 2 });
 

@@ -11,15 +11,17 @@ const PUBLISHED = new URL("../../results/dequeue-cost/", import.meta.url);
 
 function published(): Promise<DequeueCostDocument> {
   return readDequeueCostDocument(
-    new URL("dequeue-cost.json", PUBLISHED).pathname,
+    new URL("latest.json", PUBLISHED).pathname,
   );
 }
 
-Deno.test("the published dequeue-cost.md is what its JSON renders, byte for byte", async () => {
+Deno.test("the published latest.md is what its JSON renders, byte for byte, and links its chart", async () => {
   const document = await published();
-  assert.equal(
-    renderDequeueCost(document),
-    await Deno.readTextFile(new URL("dequeue-cost.md", PUBLISHED)),
+  const markdown = await Deno.readTextFile(new URL("latest.md", PUBLISHED));
+  assert.equal(renderDequeueCost(document, true), markdown);
+  assert.match(markdown, /\]\(charts\/dequeue-cost\.svg\)/);
+  assert.ok(
+    (await Deno.stat(new URL("charts/dequeue-cost.svg", PUBLISHED))).isFile,
   );
 });
 

@@ -1,13 +1,14 @@
 /**
- * The report of `deno task dequeue-cost`: `dequeue-cost.md` (the points,
- * the fitted lines and the drain projections, tables declared as columns)
- * and `dequeue-cost.svg` (the chart, `charts/dequeue_cost.ts`), and the
- * writes of those files beside `dequeue-cost.json`.
+ * The report of `deno task dequeue-cost`, named as in every results folder:
+ * `latest.md` (the points, the fitted lines and the drain projections,
+ * tables declared as columns), `charts/dequeue-cost.svg` (the chart,
+ * `charts/dequeue_cost.ts`) and `report.html`, and the writes of those files
+ * beside `latest.json`.
  *
  * @module
  */
 import { join } from "node:path";
-import { count, integer, type Unit } from "./cells.ts";
+import { count, duration, integer, msFigure, type Unit } from "./cells.ts";
 import { dequeueCostChart } from "./charts/dequeue_cost.ts";
 import { renderSpecs } from "./charts/mod.ts";
 import {
@@ -17,6 +18,7 @@ import {
   numberColumn,
   textColumn,
 } from "./columns.ts";
+import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import { writeAtomically } from "./markdown.ts";
 import {
   type CostFit,
@@ -25,12 +27,8 @@ import {
   type DequeueCostPoint,
 } from "../results/dequeue_cost.ts";
 
-/** Milliseconds, three significant digits at most (`384`, `31.0`, `3.34`). */
-export const msFigure = (value: number): Unit => ({
-  scale: 1,
-  suffix: "",
-  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
-});
+/** Also here for the command that prints the points as they come. */
+export { msFigure };
 
 /** Seconds with one decimal. */
 const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });
@@ -71,15 +69,14 @@ const FIT_COLUMNS: readonly Column<CostFit>[] = [
 /** The tables of this report are written as they are, unpadded. */
 const UNPADDED = { padded: false } as const;
 
-/** A drain time in the largest unit it fills: `50.0 s`, `3.5 min`, `2.6 h`. */
-function duration(seconds: number): string {
-  if (seconds < 120) return `${seconds.toFixed(1)} s`;
-  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
-
-/** Renders `dequeue-cost.md`. */
-export function renderDequeueCost(document: DequeueCostDocument): string {
+/**
+ * Renders `latest.md`; `chart` says whether `charts/dequeue-cost.svg` was
+ * drawn, to link it.
+ */
+export function renderDequeueCost(
+  document: DequeueCostDocument,
+  chart = false,
+): string {
   const { params } = document;
   const lines = [
     "# Dequeue cost against backlog",
@@ -94,6 +91,12 @@ export function renderDequeueCost(document: DequeueCostDocument): string {
     "",
     columnTable(POINT_COLUMNS, document.points, UNPADDED),
   ];
+  if (chart) {
+    lines.push(
+      "",
+      `![Time per dequeue against backlog](${DEQUEUE_COST_CHART})`,
+    );
+  }
   if (document.fits.length > 0) {
     lines.push(
       "",
@@ -123,7 +126,7 @@ export function renderDequeueCost(document: DequeueCostDocument): string {
 }
 
 /**
- * Renders `dequeue-cost.svg`: ms per dequeue against backlog, one line per
+ * Renders `charts/dequeue-cost.svg`: ms per dequeue against backlog, one line per
  * driver; `null` when no point has a time.
  */
 export async function renderDequeueCostChart(
@@ -135,27 +138,40 @@ export async function renderDequeueCostChart(
   return chart.svg;
 }
 
+/** The chart's file, relative to the folder. */
+export const DEQUEUE_COST_CHART = "charts/dequeue-cost.svg";
+
 /**
- * Writes `dequeue-cost.md` and, when there is a time to draw,
- * `dequeue-cost.svg` into `dir` from the document (nothing is measured).
+ * Writes `latest.md`, `report.html` and, when there is a time to draw,
+ * `charts/dequeue-cost.svg` into `dir` from the document (nothing is
+ * measured).
+ * @returns The files written, relative to `dir`.
  */
 export async function writeDequeueCostReport(
   dir: string,
   document: DequeueCostDocument,
-): Promise<void> {
+): Promise<string[]> {
   const svg = await renderDequeueCostChart(document);
+  const written = [];
   if (svg != null) {
-    await writeAtomically(join(dir, "dequeue-cost.svg"), svg);
+    await Deno.mkdir(join(dir, "charts"), { recursive: true });
+    await writeAtomically(join(dir, DEQUEUE_COST_CHART), svg);
+    written.push(DEQUEUE_COST_CHART);
   }
   await writeAtomically(
-    join(dir, "dequeue-cost.md"),
-    renderDequeueCost(document),
+    join(dir, "latest.md"),
+    renderDequeueCost(document, svg != null),
   );
+  await writeAtomically(
+    join(dir, REPORT_HTML),
+    await renderDequeueCostHtml(document),
+  );
+  return ["latest.md", ...written, REPORT_HTML];
 }
 
 /**
- * Writes `dequeue-cost.json`, then its Markdown and chart, into `dir`
- * (created when missing), each file atomically.
+ * Writes `latest.json`, then its Markdown, chart and HTML report, into
+ * `dir` (created when missing), each file atomically.
  */
 export async function writeDequeueCost(
   dir: string,

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { renderMarkdown, renderTable } from "./markdown.ts";
 import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
-import { PARAMS, result } from "../testing/chart_fixtures.ts";
+import { renderCharts } from "./charts/mod.ts";
+import {
+  PARAMS,
+  result,
+  syntheticDocument,
+} from "../testing/chart_fixtures.ts";
 
 /** A document of these configurations, with the charts' fixtures' params. */
 function document(results: ConfigurationResult[]): ResultsDocument {
@@ -280,4 +285,15 @@ Deno.test("the report names the commit, the command and the suite's wall time", 
   );
   assert.match(markdown, /commit\*\*: `a{40}` with uncommitted changes/);
   assert.match(markdown, /\*\*Command\*\*: `TOTAL=20 bench\.ts --runs 3`/);
+});
+
+Deno.test("latest.md names, under a chart, the configurations it leaves out", async () => {
+  const document = syntheticDocument();
+  const charts = await renderCharts(document);
+  const markdown = renderMarkdown(document, charts);
+  const section = markdown.slice(markdown.indexOf("### Send and receive"));
+  assert.match(
+    section.slice(0, section.indexOf("###", 4)),
+    /Not drawn: postgres \(incomplete: incomplete on purpose\); amqp \(failed: failed on purpose\)\./,
+  );
 });

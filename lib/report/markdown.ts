@@ -3,8 +3,8 @@
  * original benchmark printed it, plus accounting, latency and CPU, each
  * median with its min–max over the runs) of the burst runs, the steady-load
  * sections (`load_tables.ts`), the machine and software the suite ran on, SVG
- * charts, and atomic writes of `latest.json`, `latest.md` and
- * `charts/*.svg`.
+ * charts, and atomic writes of `latest.json`, `latest.md`,
+ * `charts/*.svg` and the interactive `report.html` (`html/`).
  *
  * @module
  */
@@ -19,6 +19,7 @@ import {
   perSecond,
   seconds,
 } from "./cells.ts";
+import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { renderEnvironment } from "./environment.ts";
@@ -218,7 +219,10 @@ export function renderMarkdown(
   const runs = p.runs ?? 1;
   const sections = loadSections(document);
   const figures = charts.map((c) =>
-    `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n`
+    `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n` +
+    (c.omitted == null || c.omitted.length === 0
+      ? ""
+      : `\nNot drawn: ${c.omitted.join("; ")}.\n`)
   )
     .join("\n");
   const burst = showsBurst(document, sections)
@@ -363,8 +367,8 @@ export async function writeAtomically(
 }
 
 /**
- * Writes `latest.json`, `charts/*.svg` and `latest.md` into `dir`, each file
- * atomically (the Markdown last, once its charts exist).
+ * Writes `latest.json`, `charts/*.svg`, `latest.md` and `report.html` into
+ * `dir`, each file atomically (the reports last, once their charts exist).
  */
 export async function writeResults(
   dir: string,
@@ -382,6 +386,10 @@ export async function writeResults(
   await writeAtomically(
     join(dir, "latest.md"),
     renderMarkdown(document, charts),
+  );
+  await writeAtomically(
+    join(dir, REPORT_HTML),
+    await renderResultsHtml(document),
   );
 }
 

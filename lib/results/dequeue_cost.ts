@@ -1,5 +1,5 @@
 /**
- * What `deno task dequeue-cost` records in `dequeue-cost.json`: the
+ * What `deno task dequeue-cost` records in its `latest.json`: the
  * measured cost of one dequeue per driver and backlog, the line fitted to
  * each driver's cost, and the drain times projected from it; and reading
  * that file back, for re-rendering its report.
@@ -78,7 +78,7 @@ export interface DrainProjection {
   readonly dequeuesIn600Seconds: number;
 }
 
-/** What `dequeue-cost.json` holds. */
+/** What a dequeue-cost folder's `latest.json` holds. */
 export interface DequeueCostDocument {
   readonly kind: "dequeue-cost";
   readonly startedAt: string;
@@ -90,11 +90,43 @@ export interface DequeueCostDocument {
   readonly projections: readonly DrainProjection[];
 }
 
-/** The file's name in its folder. */
-export const DEQUEUE_COST_FILE = "dequeue-cost.json";
+/** The file's name in its folder, as in every results folder. */
+export const DEQUEUE_COST_FILE = "latest.json";
+
+/** Its name in folders written before it was `latest.json`, still read. */
+export const OLD_DEQUEUE_COST_FILE = "dequeue-cost.json";
+
+/** Whether parsed JSON says it is a dequeue-cost file (`"kind"`). */
+export function isDequeueCostValue(value: unknown): boolean {
+  return typeof value === "object" && value != null &&
+    (value as { kind?: unknown }).kind === "dequeue-cost";
+}
 
 /**
- * Reads a `dequeue-cost.json` back.
+ * Checks parsed JSON as a dequeue-cost file.
+ * @throws {ResultsFileError} If it is not one; the message starts with
+ *   `path`.
+ */
+export function validateDequeueCostDocument(
+  value: unknown,
+  path: string,
+): DequeueCostDocument {
+  if (!isDequeueCostValue(value)) {
+    throw new ResultsFileError(
+      `${path}: not a dequeue-cost file (no "kind": "dequeue-cost")`,
+    );
+  }
+  const document = value as Partial<DequeueCostDocument>;
+  for (const key of ["params", "points", "fits", "projections"] as const) {
+    if (document[key] == null) {
+      throw new ResultsFileError(`${path}: missing "${key}"`);
+    }
+  }
+  return document as DequeueCostDocument;
+}
+
+/**
+ * Reads a dequeue-cost file back.
  * @throws {ResultsFileError} If it is missing ({@link ResultsFileError.missing}
  *   is then `true`), unreadable, not JSON, or not a dequeue-cost file; the
  *   message starts with `path`.
@@ -102,20 +134,5 @@ export const DEQUEUE_COST_FILE = "dequeue-cost.json";
 export async function readDequeueCostDocument(
   path: string,
 ): Promise<DequeueCostDocument> {
-  const value = await readJsonFile(path);
-  const document = value as Partial<DequeueCostDocument> | null;
-  if (
-    typeof document !== "object" || document == null ||
-    document.kind !== "dequeue-cost"
-  ) {
-    throw new ResultsFileError(
-      `${path}: not a dequeue-cost file (no "kind": "dequeue-cost")`,
-    );
-  }
-  for (const key of ["params", "points", "fits", "projections"] as const) {
-    if (document[key] == null) {
-      throw new ResultsFileError(`${path}: missing "${key}"`);
-    }
-  }
-  return document as DequeueCostDocument;
+  return validateDequeueCostDocument(await readJsonFile(path), path);
 }

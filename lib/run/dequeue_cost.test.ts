@@ -63,7 +63,7 @@ Deno.test("timing, fit and projection", () => {
 
 Deno.test("the published fits and projection are what the points give, to the bit", async () => {
   const document = await readDequeueCostDocument(
-    new URL("../../results/dequeue-cost/dequeue-cost.json", import.meta.url)
+    new URL("../../results/dequeue-cost/latest.json", import.meta.url)
       .pathname,
   );
   const fits = document.params.drivers.map((d) => fitCost(d, document.points))

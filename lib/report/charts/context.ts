@@ -8,7 +8,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { label, rowKind } from "../label.ts";
 import { MAX_POINTS } from "./resample.ts";
-import { paletteColor } from "./theme.ts";
+import { paletteColor, seriesDash } from "./theme.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
@@ -22,6 +22,11 @@ export interface ChartSpec {
   readonly title: string;
   /** The Vega-Lite spec to render. */
   readonly spec: TopLevelSpec;
+  /**
+   * Configurations the chart leaves out, each with why (`redis ×4: timeout
+   * after 600 s`), named under the chart.
+   */
+  readonly omitted?: readonly string[];
 }
 
 /** What the chart specs read from the document, worked out once. */
@@ -35,6 +40,15 @@ export interface Context {
   readonly entries: readonly Entry[];
   /** Every label that may get a colour, and its colour. */
   readonly colors: { readonly domain: string[]; readonly range: string[] };
+  /**
+   * The same labels' dash patterns, for lines: all solid up to ten
+   * configurations, else a pattern per ten, so lines whose colours repeat
+   * still differ.
+   */
+  readonly dashes: {
+    readonly domain: string[];
+    readonly range: (readonly number[])[];
+  };
   /** How time axes count. */
   readonly time: TimeUnit;
   /** The suite's parameters, under every chart's title. */
@@ -59,6 +73,17 @@ export interface TimeUnit {
   readonly bucketSeconds: number;
   /** The end of the longest timeline, seconds. */
   readonly end: number;
+}
+
+/**
+ * How a chart names a configuration it leaves out: its label, status and
+ * reason (`redis ×4 (incomplete: timed out after 600 s)`).
+ */
+export function omittedNote(result: ConfigurationResult): string {
+  const why = result.status === "ok"
+    ? "no figure recorded"
+    : `${result.status}${result.reason == null ? "" : `: ${result.reason}`}`;
+  return `${label(result)} (${why})`;
 }
 
 /**
@@ -92,6 +117,7 @@ export function chartContext(document: ResultsDocument): Context {
     document,
     entries,
     colors: { domain, range },
+    dashes: { domain, range: domain.map((_, i) => seriesDash(i)) },
     time: timeUnit(entries),
     subtitle,
   };

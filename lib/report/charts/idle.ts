@@ -10,6 +10,7 @@ import type { ChartSpec } from "./context.ts";
 import { fixed, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
 import { BAR_LABEL_MARK, frame } from "./theme.ts";
+import { labelLimit } from "./text.ts";
 import { configurationLabel, rateText } from "../label.ts";
 
 /** Colours of the roles: the app's processes, then the queue server. */
@@ -70,7 +71,12 @@ export function idleCpuChart(context: LoadContext): ChartSpec | null {
     type: "nominal",
     sort: order,
     title: null,
-    axis: { labelFontSize: 13, ticks: false, domain: false },
+    axis: {
+      labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
+      ticks: false,
+      domain: false,
+    },
   };
   const x = {
     type: "quantitative",

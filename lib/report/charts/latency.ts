@@ -6,9 +6,10 @@
  * @module
  */
 import type { TopLevelSpec } from "vega-lite";
-import type { ChartSpec, Context } from "./context.ts";
+import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { unique } from "./format.ts";
 import { frame, PERCENTILES } from "./theme.ts";
+import { labelLimit } from "./text.ts";
 
 /**
  * (c) Latency percentiles per configuration, on a log scale; null when no
@@ -17,9 +18,13 @@ import { frame, PERCENTILES } from "./theme.ts";
 export function latencyChart(context: Context): ChartSpec | null {
   const rows: Record<string, string | number>[] = [];
   const ranges: Record<string, string | number>[] = [];
+  const omitted: string[] = [];
   for (const { result, label } of context.entries) {
     const latency = result.latencyMs;
-    if (latency == null) continue;
+    if (latency == null) {
+      if (result.status !== "skipped") omitted.push(omittedNote(result));
+      continue;
+    }
     const values = PERCENTILES
       .map(([key, name]) => ({ name, seconds: latency[key] / 1000 }))
       .filter(({ seconds }) => Number.isFinite(seconds) && seconds > 0);
@@ -42,6 +47,7 @@ export function latencyChart(context: Context): ChartSpec | null {
     title: null,
     axis: {
       labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
       ticks: false,
       domain: false,
       grid: true,
@@ -110,6 +116,7 @@ export function latencyChart(context: Context): ChartSpec | null {
   };
   return {
     name: "latency",
+    omitted,
     title: "Delivery latency percentiles",
     spec: spec as TopLevelSpec,
   };

@@ -6,7 +6,7 @@
  * @module
  */
 import type { TopLevelSpec } from "vega-lite";
-import type { ChartSpec } from "./context.ts";
+import { type ChartSpec, omittedNote } from "./context.ts";
 import { short, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
 import { MAX_POINTS, maxPerBucket } from "./resample.ts";
@@ -45,10 +45,14 @@ function decades(values: readonly number[]): number[] {
  */
 export function loadLatencyChart(context: LoadContext): ChartSpec | null {
   const rows: Record<string, string | number>[] = [];
+  const omitted: string[] = [];
   for (const result of context.rates) {
     const load = result.load!;
     const latency = result.latencyMs;
-    if (latency == null) continue;
+    if (latency == null) {
+      omitted.push(omittedNote(result));
+      continue;
+    }
     const rate = load.offeredRate > 0 ? load.offeredRate : load.nominalRate;
     for (const [percentile] of LOAD_PERCENTILES) {
       const seconds = latency[percentile] / 1000;
@@ -173,6 +177,7 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
   };
   return {
     name: "load-latency",
+    omitted,
     title: "Latency against offered rate",
     spec: spec as TopLevelSpec,
   };

@@ -102,3 +102,30 @@ Deno.test("renderCharts: concurrent calls give the same SVG", async () => {
   ]);
   for (const charts of together) assert.deepEqual(charts, alone);
 });
+
+Deno.test("no configuration label is shortened, however long", async () => {
+  const driver = "a-queue-driver-with-a-rather-long-name-for-its-package";
+  const latencyMs = { p50: 900, p90: 2000, p99: 3500, p999: 4000, max: 4100 };
+  const charts = await renderCharts({
+    ...syntheticDocument(),
+    results: [
+      result(driver, 16, "ok", {
+        sendSeconds: 1,
+        receiveSeconds: 2,
+        totalSeconds: 3,
+        latencyMs,
+      }),
+      result("redis", 1, "ok", {
+        sendSeconds: 1,
+        receiveSeconds: 2,
+        totalSeconds: 3,
+        latencyMs,
+      }),
+    ],
+  });
+  for (const name of ["send-receive", "latency"]) {
+    const svg = charts.find((c) => c.name === name)!.svg;
+    assert.ok(svg.includes(`${driver} ×16`), name);
+    assert.doesNotMatch(svg, /…/, name);
+  }
+});

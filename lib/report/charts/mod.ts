@@ -16,6 +16,8 @@
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { chartContext, type ChartSpec } from "./context.ts";
+
+export type { ChartSpec } from "./context.ts";
 import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
 import { backlogChart, loadLatencyChart } from "./load.ts";
@@ -34,6 +36,8 @@ export interface Chart {
   readonly title: string;
   /** A standalone SVG document. */
   readonly svg: string;
+  /** Configurations the chart leaves out, with why (see {@link ChartSpec}). */
+  readonly omitted?: readonly string[];
 }
 
 /**
@@ -46,9 +50,18 @@ export interface Chart {
 export async function renderCharts(
   document: ResultsDocument,
 ): Promise<Chart[]> {
+  return await renderSpecs(chartSpecs(document));
+}
+
+/**
+ * The Vega-Lite specs of every chart the document has data for, in the
+ * order of {@link renderCharts}: rendered to SVG for the Markdown report and
+ * embedded as they are, made interactive, in `report.html`.
+ */
+export function chartSpecs(document: ResultsDocument): ChartSpec[] {
   const context = chartContext(document);
   const load = loadContext(document);
-  const specs = [
+  return [
     sendReceiveChart(context),
     cumulativeChart(context),
     latencyChart(context),
@@ -59,7 +72,6 @@ export async function renderCharts(
     backlogChart(load),
     idleCpuChart(load),
   ].filter((chart) => chart != null);
-  return await renderSpecs(specs);
 }
 
 /**
@@ -79,6 +91,7 @@ export async function renderSpecs(
           name: chart.name,
           title: chart.title,
           svg: await toSvg(chart.spec),
+          ...(chart.omitted == null ? {} : { omitted: chart.omitted }),
         });
       }
       return charts;

@@ -7,9 +7,9 @@
  * @module
  */
 import type { TopLevelSpec } from "vega-lite";
-import type { ChartSpec, Context } from "./context.ts";
+import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { short, unique } from "./format.ts";
-import { textWidth } from "./text.ts";
+import { labelLimit, textWidth } from "./text.ts";
 import { BAR_LABEL_MARK, frame, PHASE_COLORS, WIDTH } from "./theme.ts";
 
 /**
@@ -18,8 +18,12 @@ import { BAR_LABEL_MARK, frame, PHASE_COLORS, WIDTH } from "./theme.ts";
  */
 export function sendReceiveChart(context: Context): ChartSpec | null {
   const rows: Record<string, string | number | null>[] = [];
+  const omitted: string[] = [];
   for (const { result, label } of context.entries) {
-    if (result.status !== "ok") continue;
+    if (result.status !== "ok") {
+      if (result.status !== "skipped") omitted.push(omittedNote(result));
+      continue;
+    }
     for (
       const [phase, key] of [["Send", "sendSeconds"], [
         "Receive",
@@ -60,7 +64,12 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
     type: "nominal",
     sort: order,
     title: null,
-    axis: { labelFontSize: 13, ticks: false, domain: false },
+    axis: {
+      labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
+      ticks: false,
+      domain: false,
+    },
   } as const;
   const x = (field: string) => ({
     field,
@@ -136,6 +145,7 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
   };
   return {
     name: "send-receive",
+    omitted,
     title: "Send and receive time",
     spec: spec as TopLevelSpec,
   };

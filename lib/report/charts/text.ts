@@ -90,3 +90,15 @@ export async function measuringHelvetica<T>(
     textMetrics.width = vegaWidth;
   }
 }
+
+/**
+ * The `labelLimit` of an axis that lists `labels` at `fontSize`: the widest
+ * label's width and a little, so Vega never shortens one with "…".
+ */
+export function labelLimit(
+  labels: readonly string[],
+  fontSize: number,
+): number {
+  const widest = Math.max(0, ...labels.map((l) => textWidth({ fontSize }, l)));
+  return Math.ceil(widest) + 8;
+}

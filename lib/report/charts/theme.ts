@@ -37,6 +37,26 @@ export function paletteColor(i: number): string {
   return PALETTE[i % PALETTE.length];
 }
 
+/** Series a chart tells apart by colour alone; past it, dashes help. */
+export const MAX_PLAIN_SERIES = 10;
+
+/** Dash patterns of lines, one per ten series: solid first. */
+export const DASHES: readonly (readonly number[])[] = [
+  [1, 0],
+  [8, 3],
+  [2, 2],
+  [8, 3, 2, 3],
+];
+
+/**
+ * The dash pattern of the `i`-th line: solid for the first ten, then a new
+ * pattern every ten, so that with {@link paletteColor} (16 colours) no two
+ * of the first 40 lines look the same.
+ */
+export function seriesDash(i: number): readonly number[] {
+  return DASHES[Math.floor(i / MAX_PLAIN_SERIES) % DASHES.length];
+}
+
 /**
  * Colours of the send and receive bars: neutral, so as not to be read as
  * configuration colours.
@@ -91,6 +111,8 @@ export const CONFIG = {
     titleFontSize: 12,
     titleFontWeight: "normal",
     labelLimit: 320,
+    // Every entry, never "…8 entries": a reader must find each line.
+    symbolLimit: 0,
     orient: "bottom",
     direction: "horizontal",
     columns: 3,

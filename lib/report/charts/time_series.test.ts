@@ -153,3 +153,46 @@ Deno.test("queueDepthChart: only configurations with samples", () => {
   ]);
   assert.equal(spec.title.subtitle.at(-1), "sampled during the run");
 });
+
+Deno.test("past ten lines, every configuration's line differs in colour or dash", () => {
+  const many = Array.from(
+    { length: 19 },
+    (_, i) => result(`driver${i}`, 1, "ok", { timeline: timeline([5, 5]) }),
+  );
+  const lines = (count: number) => {
+    const chart = cumulativeChart(
+      chartContext({ ...syntheticDocument(), results: many.slice(0, count) }),
+    )!;
+    const encoding = (chart.spec as unknown as {
+      layer: {
+        encoding: Record<
+          string,
+          { scale: { domain: string[]; range: unknown[] } }
+        >;
+      }[];
+    }).layer[0].encoding;
+    return { encoding, omitted: chart.omitted };
+  };
+  const { encoding } = lines(19);
+  const { color, strokeDash } = encoding;
+  assert.ok(strokeDash != null, "dashes past ten lines");
+  const looks = color.scale.domain.map((_, i) =>
+    JSON.stringify([color.scale.range[i], strokeDash.scale.range[i]])
+  );
+  assert.equal(new Set(looks).size, 19, looks.join(" "));
+  assert.equal(lines(10).encoding.strokeDash, undefined, "ten: colour alone");
+});
+
+Deno.test("a chart names the configurations it leaves out, with why", () => {
+  const context = chartContext({
+    ...syntheticDocument(),
+    results: [
+      result("redis", 1, "ok", { timeline: timeline([5, 5]) }),
+      result("postgres", 4, "incomplete", { reason: "timed out after 60 s" }),
+      result("amqp", 1, "skipped", { reason: "not installed" }),
+    ],
+  });
+  assert.deepEqual(cumulativeChart(context)!.omitted, [
+    "postgres ×4 (incomplete: timed out after 60 s)",
+  ]);
+});

@@ -7,7 +7,7 @@
  * @module
  */
 import type { TopLevelSpec } from "vega-lite";
-import type { ChartSpec, Context } from "./context.ts";
+import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { duration, fixed } from "./format.ts";
 import {
   closeLastStep,
@@ -17,7 +17,7 @@ import {
   maxPerBucket,
   meanPerBucket,
 } from "./resample.ts";
-import { fitted, frame, RULE_LABEL_MARK } from "./theme.ts";
+import { fitted, frame, MAX_PLAIN_SERIES, RULE_LABEL_MARK } from "./theme.ts";
 import type { Series, Timeline } from "../../results/types.ts";
 
 /** One point of one configuration's line, `t` in the context's time unit. */
@@ -60,10 +60,14 @@ export function timeSeriesChart(
 ): ChartSpec | null {
   const { time } = context;
   const rows: Row[] = [];
-  for (const { result: { timeline }, label } of context.entries) {
-    if (timeline == null) continue;
-    const series = chart.series(timeline);
-    if (series.length === 0) continue;
+  const omitted: string[] = [];
+  for (const { result, label } of context.entries) {
+    const { timeline } = result;
+    const series = timeline == null ? [] : chart.series(timeline);
+    if (timeline == null || series.length === 0) {
+      if (result.status !== "skipped") omitted.push(omittedNote(result));
+      continue;
+    }
     for (const [t, value] of chart.resample(series, timeline)) {
       rows.push({ configuration: label, t: t / time.seconds, value });
     }
@@ -82,7 +86,7 @@ export function timeSeriesChart(
     encoding: {
       x: timeAxis(context),
       y: y("value"),
-      color: configurationColor(context, rows),
+      ...configurationStyle(context, rows),
     },
   };
   const spec = {
@@ -96,6 +100,7 @@ export function timeSeriesChart(
     name: chart.name,
     title: chart.title,
     spec: spec as TopLevelSpec,
+    omitted,
   };
 }
 
@@ -212,7 +217,8 @@ function timeAxis(context: Context) {
     field: "t",
     type: "quantitative",
     title: `Time since first send (${context.time.name})`,
-    axis: { format: ",~r", grid: true },
+    // At most a dozen labels: more crowd the 720-pixel axis.
+    axis: { format: ",~r", grid: true, tickCount: 12, labelOverlap: true },
     scale: { domain: [0, context.time.end / context.time.seconds], nice: true },
   };
 }
@@ -220,22 +226,37 @@ function timeAxis(context: Context) {
 /**
  * The colour encoding of lines per configuration: every configuration keeps
  * its colour across charts, and the legend lists only those drawn here.
+ * Past {@link MAX_PLAIN_SERIES} lines, dashes too (colours would repeat or
+ * come too close), in the same legend.
  */
-function configurationColor(
+function configurationStyle(
   context: Context,
   rows: readonly Row[],
 ) {
   const present = new Set(rows.map((row) => row.configuration));
   const values = context.colors.domain.filter((value) => present.has(value));
-  return {
+  const legend = {
+    values,
+    symbolType: "stroke",
+    description: `Configurations: ${values.join(", ")}`,
+  };
+  const color = {
     field: "configuration",
     type: "nominal",
     title: null,
     scale: context.colors,
-    legend: {
-      values,
-      symbolType: "stroke",
-      description: `Configurations: ${values.join(", ")}`,
+    legend,
+  };
+  if (values.length <= MAX_PLAIN_SERIES) return { color };
+  return {
+    color: { ...color, legend: { ...legend, symbolSize: 500 } },
+    strokeDash: {
+      field: "configuration",
+      type: "nominal",
+      title: null,
+      scale: context.dashes,
+      // Long enough a symbol to show its dashes.
+      legend: { ...legend, symbolSize: 500 },
     },
   };
 }
