@@ -65,4 +65,22 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       idleSeconds: "20",
     },
   },
+  ordering: {
+    description: "ordering keys, about 15 minutes for the default suite: " +
+      "each note's Create, Update and Delete sent back to back (150 " +
+      "activities, 50 notes, × 10 recipients), without and with " +
+      "orderingKey, at ×1 and ×4; the inbox answers in 5–20 ms and " +
+      "refuses 2% of first attempts, so retries can overtake; add " +
+      "--workers 2 for two worker processes per shared queue",
+    settings: {
+      total: "150",
+      recipients: "10",
+      workload: "cud",
+      orderingKey: "none,object",
+      parallel: "1,4",
+      inboxLatency: "5-20ms",
+      inboxErrorRate: "0.02",
+      baseline: true,
+    },
+  },
 };

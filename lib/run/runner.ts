@@ -28,6 +28,7 @@ import {
   GENERATOR_DRIVER,
   type IdleRecord,
   type Implementation,
+  type OrderingKey,
   type ParallelImpl,
   type RunResult,
   type ServerRecord,
@@ -40,6 +41,8 @@ import { sleep } from "../system/sleep.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
+import { orderingKeyOf, orderingRecord } from "./ordering.ts";
+import { stepsPerObject } from "../workload/ordering.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
@@ -68,6 +71,8 @@ export interface Configuration {
   readonly rsaBits?: number;
   /** The parallel wrapper above parallelism 1; Fedify's when absent. */
   readonly parallelImpl?: ParallelImpl;
+  /** `sendActivity`'s ordering key; the suite's when absent. */
+  readonly orderingKey?: OrderingKey;
   /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
@@ -241,6 +246,7 @@ class Run {
       total: this.#expected === 0 ? 0 : this.#total,
       recipients: params.recipients,
       profile: params.inbox,
+      stepsPerObject: stepsPerObject(params.workload),
     });
     this.#inbox = inbox;
     const queue: QueueSpec = {
@@ -261,6 +267,8 @@ class Run {
         queue,
         consume: this.#workers === 0,
         fanout: this.#configuration.fanout ?? params.fanout,
+        workload: params.workload,
+        orderingKey: orderingKeyOf(this.#configuration, params),
         rsaBits: this.#configuration.rsaBits ?? params.rsaBits,
         direct: this.#configuration.direct
           ? { concurrency: parallelism }
@@ -386,7 +394,8 @@ class Run {
 
   #result(end: RunEnd): RunResult {
     const { params } = this.#context;
-    return buildRunResult({
+    const ordering = orderingRecord(this.#configuration, params, this.#stats);
+    const result = buildRunResult({
       end,
       expected: this.#expected,
       recipients: params.recipients,
@@ -408,5 +417,6 @@ class Run {
       schedule: this.#schedule,
       idle: this.#idle,
     });
+    return ordering == null ? result : { ...result, ordering };
   }
 }
