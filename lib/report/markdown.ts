@@ -21,6 +21,7 @@ import {
 } from "./cells.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
+import { orderingSections } from "./ordering.ts";
 import { renderEnvironment } from "./environment.ts";
 import {
   type Column,
@@ -72,7 +73,10 @@ function showsBurst(
  * heading, its table and its notes), as printed at the end of a run.
  */
 export function renderTable(document: ResultsDocument): string {
-  const sections = loadSections(document);
+  const sections = [
+    ...orderingSections(document),
+    ...loadSections(document),
+  ];
   const parts = showsBurst(document, sections) ? [burstTable(document)] : [];
   return [...parts, ...sectionTexts(document, sections, false)].join("\n");
 }
@@ -188,7 +192,10 @@ export function renderMarkdown(
 ): string {
   const p = document.params;
   const runs = p.runs ?? 1;
-  const sections = loadSections(document);
+  const sections = [
+    ...orderingSections(document),
+    ...loadSections(document),
+  ];
   const figures = charts.map((c) =>
     `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n`
   )
@@ -232,6 +239,10 @@ ${
         integer.format(p.total)
       }, applies only to burst and \`--senders\` rows)`
   }; ${runs} run${runs > 1 ? "s" : ""} each${
+    p.workload === "cud"
+      ? "; workload `cud` (each note's Create, Update and Delete back to back)"
+      : ""
+  }${
     runs > 1 ? " (figures are medians, min–max in parentheses)" : ""
   }; fanout \`${p.fanout}\`; sender key RSA-${p.rsaBits} + Ed25519; ${
     p.workers ?? 1
