@@ -56,12 +56,13 @@ export interface OpenedQueue {
 }
 
 /**
- * Whether a queue, as installed, keeps the messages of one `orderingKey`
- * in order (Fedify 2.0's option, which `sendActivity` turns into one key
- * per object and receiving server).
+ * Whether a queue, as installed, implements `orderingKey` (Fedify 2.0's
+ * option, which `sendActivity` turns into one key per object and receiving
+ * server) or ignores it.  Declared from the package's source; whether
+ * order then holds is measured (the results' `ordering.violations`).
  */
 export interface OrderingSupport {
-  /** Whether it does: handles one message of a key at a time, in order. */
+  /** Whether it does: claims to handle a key's messages one at a time, in order. */
   readonly supported: boolean;
   /**
    * What that rests on, for the report: how it keeps order, or why not

@@ -37,6 +37,7 @@ function document(): ResultsDocument {
     results: [
       row("in-process", "none", true, 0, 100),
       row("in-process", "object", true, 0, 62),
+      row("sqlite", "object", true, 4, 20),
       row("redis", "none", false, 7, 50),
       row("redis", "object", false, 5, 50),
     ],
@@ -52,12 +53,21 @@ Deno.test("the ordering table: violations, the key's cost, and unsupported rows 
     /^\| in-process +\| none +\| yes +\| +0 \| +100\.0\/s \| +— \|/,
   );
   assert.match(lines[3], /\| object +\| yes +\| +0 \| +62\.0\/s \| +0\.62× \|/);
-  assert.match(lines[4], /^\| redis +\| none +\| no \(1\) +\| +7 \|/);
   assert.match(
-    lines[5],
+    lines[4],
+    /^\| sqlite +\| object +\| yes +\| +4 \| +20\.0\/s \| +— \|/,
+  );
+  assert.match(lines[5], /^\| redis +\| none +\| no \(1\) +\| +7 \|/);
+  assert.match(
+    lines[6],
     /\| object +\| no \(1\) +\| +5 \| +50\.0\/s \| +1\.00× \|/,
   );
-  assert.deepEqual(section.notes, [`(1) ${REDIS_NOTE}.`]);
+  assert.deepEqual(section.notes, [
+    `(1) ${REDIS_NOTE}.`,
+    "Order broke with keys although the queue implements them: sqlite " +
+    "(4): a failure of that queue to keep a key's order, not a missing " +
+    "feature.",
+  ]);
 });
 
 Deno.test("the report has an Ordering section only when the ordered workload ran", () => {

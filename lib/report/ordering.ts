@@ -78,7 +78,7 @@ export function orderingSections(document: ResultsDocument): Section[] {
       (r) => tableLabel(r, name(r)),
     ),
     textColumn<ConfigurationResult>("Key", (r) => r.ordering!.key),
-    textColumn<ConfigurationResult>("Keeps key order", keeps),
+    textColumn<ConfigurationResult>("Honours orderingKey", keeps),
     numberColumn<ConfigurationResult>(
       "Violations",
       (r) => {
@@ -104,11 +104,30 @@ export function orderingSections(document: ResultsDocument): Section[] {
     ),
     textColumn<ConfigurationResult>("Status", (r) => r.status),
   ], rows);
+  const broken = rows.filter((r) =>
+    r.ordering!.key === "object" && r.ordering!.supported &&
+    (r.ordering!.violations ?? 0) > 0
+  );
+  const brokenNote = broken.length === 0 ? [] : [
+    `Order broke with keys although the queue implements them: ${
+      broken.map((r) =>
+        `${name(r)} (${integer.format(r.ordering!.violations!)})`
+      ).join(", ")
+    }: a failure of that queue to keep a key's order, not a missing ` +
+    "feature.",
+  ];
   return [{
     title: "Ordering",
     table,
-    notes: reasons.map((reason, i) => `(${i + 1}) ${reason}.`),
+    notes: [
+      ...reasons.map((reason, i) => `(${i + 1}) ${reason}.`),
+      ...brokenNote,
+    ],
     legend: [
+      "- **Honours orderingKey**: whether the queue, as installed and " +
+      "wrapped, implements the option (its driver declares it, from the " +
+      "package's source); a numbered note says why not.  Whether order " +
+      "held is the Violations column.",
       "- **Key**: `object` passes each note's id as `sendActivity`'s " +
       "`orderingKey`; `none` passes none.  Each note's Create, Update and " +
       "Delete are sent back to back.",

@@ -70,8 +70,10 @@ export interface OrderingRecord {
   /** The ordering key the run passed to `sendActivity`. */
   readonly key: OrderingKey;
   /**
-   * Whether this configuration's queue, as installed and wrapped, keeps
-   * the activities of one ordering key in order; the same with either key.
+   * Whether this configuration's queue, as installed and wrapped,
+   * implements `orderingKey` (handles a key's messages one at a time, in
+   * order) rather than ignoring it; the same with either key.  Whether
+   * order held is {@link violations}.
    */
   readonly supported: boolean;
   /** Why it does not (or what its support rests on); for the report. */
