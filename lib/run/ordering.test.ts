@@ -4,7 +4,11 @@
  * in-process queue with ordering keys (none).
  */
 import assert from "node:assert/strict";
-import { inProcessDriver, loadDrivers } from "../../drivers/mod.ts";
+import {
+  builtinDrivers,
+  inProcessDriver,
+  loadDrivers,
+} from "../../drivers/mod.ts";
 import type { SuiteParams } from "../results/types.ts";
 import { runSuite } from "./suite.ts";
 import { orderingSupport } from "./ordering.ts";
@@ -101,4 +105,30 @@ Deno.test("Fedify's ParallelMessageQueue does not keep a key's order; the awaiti
       .note,
     "not declared by the driver (its `ordering` field)",
   );
+});
+
+Deno.test("every built-in driver declares whether it honours orderingKey; packages that predate it say so", () => {
+  for (const driver of builtinDrivers) {
+    assert.ok(driver.ordering != null, `${driver.name} declares ordering`);
+  }
+  const honours = builtinDrivers.filter((d) => d.ordering!.supported)
+    .map((d) => d.name);
+  assert.deepEqual(honours, [
+    "none",
+    "in-process",
+    "deno-kv",
+    "deno-kv-single",
+    "sqlite",
+    "sqlite-poll1s",
+    "mysql",
+    "mysql-poll200ms",
+  ]);
+  for (const driver of builtinDrivers) {
+    if (/^(redis|postgres)/.test(driver.name)) {
+      assert.match(
+        driver.ordering!.note,
+        /^not supported by the installed version/,
+      );
+    }
+  }
 });
