@@ -70,7 +70,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "each note's Create, Update and Delete sent back to back (150 " +
       "activities, 50 notes, × 10 recipients), without and with " +
       "orderingKey, at ×1 and ×4; the inbox answers in 5–20 ms and " +
-      "refuses 2% of first attempts, so retries can overtake; add " +
+      "drops the connection on 2% of first attempts, whose retries go " +
+      "back through the queue and can arrive after a later step; add " +
       "--workers 2 for two worker processes per shared queue",
     settings: {
       total: "150",
@@ -79,7 +80,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       orderingKey: "none,object",
       parallel: "1,4",
       inboxLatency: "5-20ms",
-      inboxErrorRate: "0.02",
+      inboxDropRate: "0.02",
       baseline: true,
     },
   },
