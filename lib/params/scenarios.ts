@@ -67,15 +67,15 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   ordering: {
     description: "ordering keys, about 15 minutes for the default suite: " +
-      "each note's Create, Update and Delete sent back to back (150 " +
-      "activities, 50 notes, × 10 recipients), without and with " +
+      "each note's Create, Update and Delete sent back to back (120 " +
+      "activities, 40 notes, × 8 recipients), without and with " +
       "orderingKey, at ×1 and ×4; the inbox answers in 5–20 ms and " +
       "drops the connection on 2% of first attempts, whose retries go " +
       "back through the queue and can arrive after a later step; add " +
       "--workers 2 for two worker processes per shared queue",
     settings: {
-      total: "150",
-      recipients: "10",
+      total: "120",
+      recipients: "8",
       workload: "cud",
       orderingKey: "none,object",
       parallel: "1,4",
