@@ -56,6 +56,10 @@ Deno.test("--list names every driver and whether it can run here", async () => {
     assert.match(result.stdout, new RegExp(`^${name} `, "m"));
   }
   assert.match(result.stdout, /available/);
+  assert.match(
+    result.stdout,
+    /A default run \(deno task bench, no flags\) takes about \d+ minutes/,
+  );
 });
 
 Deno.test("--help exits 0", async () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
-import { findBinary } from "./lib/services/util.ts";
+import { findBinary } from "./lib/services/binaries.ts";
 import { runDeno, spawnDeno, survivors } from "./lib/testing/mod.ts";
 import { selfIdentity } from "./lib/system/leftovers.ts";
 import { sleep } from "./lib/system/sleep.ts";

@@ -106,15 +106,17 @@ export {
   type ServingCheck,
   waitUntilServing,
 } from "./lib/services/server.ts";
+export { errorMessage } from "./lib/results/error_message.ts";
+export { findBinary } from "./lib/services/binaries.ts";
 export {
-  errorMessage,
-  findBinary,
   type LoggedProcess,
   spawnLogged,
   type SpawnLoggedOptions,
+} from "./lib/system/logged_process.ts";
+export {
   UnreachableError,
   unreachableError,
-} from "./lib/services/util.ts";
+} from "./lib/services/unreachable.ts";
 export { sleep } from "./lib/system/sleep.ts";
 
 /**
@@ -145,6 +147,14 @@ export interface BenchmarkOptions {
   readonly timeoutSeconds?: number;
   /** Stall window, seconds (`--stall-timeout`). */
   readonly stallTimeoutSeconds?: number;
+  /**
+   * Per-row budget, seconds (`--budget`): a row still delivering when it is
+   * reached, or sure not to finish within it, ends `incomplete` with an
+   * `estimate`.
+   */
+  readonly budgetSeconds?: number;
+  /** No budget: every row to its end or the time limit (`--until-done`). */
+  readonly untilDone?: boolean;
   /**
    * Any other suite parameter (inbox profile, fanout, keys, crashes, and
    * `load` for steady load: rates, senders, the max-rate search, idle).
@@ -198,6 +208,8 @@ export async function runBenchmark(
       timeoutSeconds: options.timeoutSeconds ?? DEFAULTS.timeoutSeconds,
       stallTimeoutSeconds: options.stallTimeoutSeconds ??
         DEFAULTS.stallTimeoutSeconds,
+      budgetSeconds: options.budgetSeconds ?? DEFAULTS.budgetSeconds,
+      untilDone: options.untilDone ?? DEFAULTS.untilDone,
       runs: options.runs ?? DEFAULTS.runs,
       workers: options.workers ?? DEFAULTS.workers,
     }),

@@ -16,7 +16,7 @@
  * @module
  */
 import type { Driver } from "./driver.ts";
-import { errorMessage } from "../lib/services/mod.ts";
+import { errorMessage } from "../lib/results/error_message.ts";
 import { connect, type PostgresConfig, postgresDriver } from "./postgres.ts";
 
 /**

@@ -15,11 +15,8 @@
 import { RedisMessageQueue } from "@fedify/redis";
 import { Redis } from "ioredis";
 import type { Driver, Json } from "./driver.ts";
-import {
-  errorMessage,
-  redactUrl,
-  type ServiceDefinition,
-} from "../lib/services/mod.ts";
+import { errorMessage } from "../lib/results/error_message.ts";
+import { redactUrl, type ServiceDefinition } from "../lib/services/mod.ts";
 import {
   REDIS_PERSISTENCE,
   redisAofService,

@@ -14,6 +14,7 @@
 import { parseArgs } from "node:util";
 import { compareResults, findRegressions } from "../report/comparison.ts";
 import { renderComparison, renderGate } from "../report/comparison_report.ts";
+import { errorMessage } from "../results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 
 const USAGE = "Usage: deno task compare OLD.json NEW.json " +
@@ -68,7 +69,7 @@ export async function main(args: readonly string[]): Promise<number> {
     const gate = values["fail-on-regression"];
     if (gate != null) threshold = parseThreshold(gate);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     console.error(`compare: ${message}\n${USAGE}`);
     return 2;
   }

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { tempRoot } from "../system/leftovers.ts";
 import { writeResults } from "../report/markdown.ts";
+import { errorMessage } from "../results/error_message.ts";
 import type { ResultsDocument } from "../results/types.ts";
 
 /** The output folder cannot be used; the message names it and the cause. */
@@ -17,10 +18,6 @@ export class OutputError extends Error {
     super(message);
     this.name = "OutputError";
   }
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -41,7 +38,7 @@ export async function checkOutputDir(dir: string): Promise<void> {
       await Deno.remove(probe);
     } catch (error) {
       throw new OutputError(
-        `cannot write results to ${folder}: ${reason(error)}; ` +
+        `cannot write results to ${folder}: ${errorMessage(error)}; ` +
           "choose another folder with --out or make this one writable",
       );
     }
@@ -128,7 +125,9 @@ export class ResultsOutput {
       this.#outcome = { ok: true };
       return this.#outcome;
     } catch (error) {
-      const message = `cannot write results to ${this.#dir}: ${reason(error)}`;
+      const message = `cannot write results to ${this.#dir}: ${
+        errorMessage(error)
+      }`;
       if (!final) {
         if (!this.#warned) {
           this.#log(`${message}; measuring on, will try again at the end`);
@@ -157,7 +156,7 @@ export class ResultsOutput {
       return path;
     } catch (error) {
       this.#log(
-        `cannot write the fallback file ${path} either: ${reason(error)}`,
+        `cannot write the fallback file ${path} either: ${errorMessage(error)}`,
       );
       return undefined;
     }

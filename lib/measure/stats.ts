@@ -303,6 +303,9 @@ export function aggregateRuns(
       : { callsPerSecond: representative.callsPerSecond }),
     ...(representative.load == null ? {} : { load: representative.load }),
     ...(representative.idle == null ? {} : { idle: representative.idle }),
+    ...(representative.estimate == null
+      ? {}
+      : { estimate: representative.estimate }),
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),

@@ -33,7 +33,8 @@ const PARAMS = [
     flag: "durable",
     default: false,
     help: "losing a delivery when a worker or the queue server crashes is " +
-      "not acceptable: only queues measured to lose nothing fit",
+      "not acceptable: a queue fits only if none of its counted crash runs " +
+      "lost a delivery; those whose crash figures are all measured come first",
     section: QUESTION,
     affects: "nothing",
   }),
@@ -73,7 +74,18 @@ export const ADVISE: CommandTable<typeof PARAMS> = {
   summary: "Answers which queue fits a server: the deliveries per second it " +
     "needs at peak (followers × posts per minute ÷ 60) against each queue's " +
     "measured sustained rate, with latency, crash losses and CPU, every " +
-    "figure from a results file on disk, which it names.",
+    "figure from a results file on disk, which it names. Capacity and idle " +
+    "CPU come from the file with the most max-rate searches " +
+    "(results/steady); latency and CPU per delivery from its kept-up run " +
+    "at the rate nearest the one asked, which is named; CPU from a burst " +
+    "run (results/latest.json) only when no steady run has it, saying so. " +
+    "Settings measured in other files (e.g. sqlite-poll1s) show as variants " +
+    "and count for the highest rate measured. A crash's loss is the range " +
+    "over every crash file that measured the configuration, each file with " +
+    "its figure. A run that gave up (its stall window) sooner than another " +
+    "run of the same configuration went without a delivery after its crash " +
+    "before delivering everything was cut off before redelivery: shown, " +
+    "loss unknown, not counted.",
   sections: [{ title: QUESTION }, { title: OUTPUT }],
   params: PARAMS,
   rules: [

@@ -165,6 +165,7 @@ Deno.test("records carry groups only when a member is set", () => {
     recordParams(BENCH, parseCommand(BENCH, args, {}).values);
   const plain = record([]);
   assert.deepEqual(Object.keys(plain).sort(), [
+    "budgetSeconds",
     "fanout",
     "recipients",
     "rsaBits",

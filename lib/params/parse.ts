@@ -7,6 +7,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { errorMessage } from "../results/error_message.ts";
 import { UsageError } from "./kinds.ts";
 import type { CommandTable, ParamSpec, ParamValues } from "./spec.ts";
 
@@ -100,7 +101,7 @@ export function parseCommand<P extends readonly ParamSpec[]>(
     }) as { values: typeof flags });
   } catch (error) {
     throw new UsageError(
-      `${(error as Error).message}; run with --help for the options`,
+      `${errorMessage(error)}; run with --help for the options`,
     );
   }
   const preset = presetOf(table, flags);

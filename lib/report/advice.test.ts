@@ -30,25 +30,65 @@ function rate(
   driver: string,
   activities: number,
   p99: number,
+  extra: Partial<ConfigurationResult> = {},
 ): ConfigurationResult {
   return {
     ...result(driver, 1, "ok"),
     id: `${driver}-rate-${activities}`,
     load: loadRecord(activities),
     latencyMs: { p50: p99 / 2, p90: p99, p99, p999: p99, max: p99 },
+    ...extra,
   };
 }
 
-function crash(driver: string, lost: number, duplicates = 0) {
+function crash(
+  driver: string,
+  lost: number,
+  duplicates = 0,
+  extra: Partial<ConfigurationResult> = {},
+) {
   return result(driver, 1, lost > 0 ? "incomplete" : "ok", {
     expected: 2000,
     delivered: 2000 - lost,
     missing: lost,
     duplicates,
+    ...extra,
   });
 }
 
-/** A results folder: fast but lossy, slow and safe, safe with a poll. */
+/**
+ * A worker crash run that lost nothing after `quiet` seconds without a
+ * delivery (crash at 5 s, deliveries every second before, the rest after).
+ */
+function recovered(driver: string, quiet: number, duplicates = 0) {
+  const before: [number, number][] = [0, 1, 2, 3, 4, 5].map((t) => [t, 100]);
+  return crash(driver, 0, duplicates, {
+    crashes: [{ target: "worker", atSeconds: 5, deliveredBefore: 600 }],
+    timeline: {
+      bucketSeconds: 1,
+      deliveries: [...before, [5 + quiet, 1400]],
+      cumulative: [],
+      queueDepth: [],
+    },
+  });
+}
+
+/** A worker crash run that gave up after `stall` s without a delivery. */
+function stalledRun(driver: string, missing: number, stall = 60) {
+  return crash(driver, missing, 0, {
+    reason: `stalled after the worker crash: ${missing} deliveries lost ` +
+      `(no new delivery for ${stall} s)`,
+    stallTimeoutSeconds: stall,
+    timeoutSeconds: 600,
+    elapsedSeconds: 8 + stall,
+  });
+}
+
+/**
+ * A results folder: fast but lossy, slow and safe, safe with a poll (which
+ * redelivers after a crash only after 62 s, so a run that waited 60 s was
+ * cut off), and a faster variant of the poll measured on its own.
+ */
 function sources(): Source[] {
   return [
     {
@@ -65,14 +105,24 @@ function sources(): Source[] {
       ]),
     },
     {
+      path: "results/polling-fast/latest.json",
+      document: doc([search("polling-fast", 50, 64)], { recipients: 100 }),
+    },
+    {
       path: "results/steady/latest.json",
       document: doc([
         result("generator", 1, "ok"),
         search("fast", 40, 64),
         rate("fast", 8, 100),
         search("safe", 20, 32),
-        rate("safe", 8, 300),
-        rate("safe", 16, 900),
+        rate("safe", 8, 300, {
+          cpuMsPerDelivery: 6,
+          serverCpuMsPerDelivery: 1,
+        }),
+        rate("safe", 16, 900, {
+          cpuMsPerDelivery: 4,
+          serverCpuMsPerDelivery: 0.5,
+        }),
         search("polling", 20, 32),
         rate("polling", 8, 5000),
       ], { recipients: 10, load: { rates: [8, 16] } as never }),
@@ -80,11 +130,15 @@ function sources(): Source[] {
     {
       path: "results/crash/latest.json",
       document: doc(
-        [crash("fast", 990), crash("safe", 0), crash("polling", 0)],
-        {
-          crash: { workerAt: 0.5 },
-        },
+        [crash("fast", 990), crash("safe", 0), recovered("polling", 62, 11)],
+        { crash: { workerAt: 0.5 } },
       ),
+    },
+    {
+      path: "results/crash-short/latest.json",
+      document: doc([stalledRun("fast", 3), stalledRun("polling", 5)], {
+        crash: { workerAt: 0.5 },
+      }),
     },
     {
       path: "results/crash-server/latest.json",
@@ -117,15 +171,63 @@ Deno.test("advise: queues that fit come first, by latency at the rate, each figu
     deliveriesPerSecond: 80,
     p99Ms: 300,
   });
-  assert.equal(safe.workerCrash?.source, "results/crash/latest.json");
-  assert.deepEqual(safe.cpuMsPerDelivery?.value, { app: 5, server: 2 });
+  assert.deepEqual(advice.measuredRecipients, {
+    value: 10,
+    source: "results/steady/latest.json",
+  }, "the recipients of the file the capacities come from");
+  assert.deepEqual(safe.cpuMsPerDelivery, {
+    value: { app: 6, server: 1, basis: "steady", deliveriesPerSecond: 80 },
+    source: "results/steady/latest.json",
+  }, "CPU at the steady rate nearest the 100/s asked, not the burst's");
+  assert.deepEqual(safe.workerCrash?.runs.map((r) => r.source), [
+    "results/crash/latest.json",
+  ]);
   const text = renderAdvice(advice);
   assert.match(text, /= 100 deliveries\/s/);
   assert.match(
     text,
     /1\. fast\n {3}sustains 400 deliveries\/s \(fell behind at 640\), 4× what is needed \[results\/steady\/latest\.json\]/,
   );
+  assert.match(
+    text,
+    /CPU per delivery at a steady 80 deliveries\/s: app 6 ms, server 1 ms \[results\/steady\/latest\.json\]/,
+  );
+  assert.match(
+    text,
+    /CPU per delivery in a burst \(no steady-load run has it\): app 3 ms \[results\/latest\.json\]/,
+    "fast has no steady CPU: the burst's, saying so",
+  );
+  assert.match(
+    text,
+    /variant polling-fast: sustains 500 deliveries\/s \(results\/polling-fast\/latest\.json\)/,
+  );
+  assert.match(
+    text,
+    /measured with 10 recipients per activity, .* \[results\/steady\/latest\.json\]/,
+  );
   assert.doesNotMatch(text, /Not covered/);
+});
+
+Deno.test("advise: a measured queue whose name extends another's is no variant of it", () => {
+  const advice = advise({ followers: 60, postsPerMinute: 10, durable: true }, [
+    {
+      path: "results/steady/latest.json",
+      document: doc([search("kv", 20, 32), search("kv-single", 20, 32)], {
+        recipients: 10,
+      }),
+    },
+    {
+      path: "results/crash-server/latest.json",
+      document: doc([crash("kv-single", 7), crash("kv-aof", 0)], {
+        crash: { serverAt: 0.5 },
+      }),
+    },
+  ]);
+  const kv = advice.answers.find((a) => a.driver === "kv")!;
+  assert.doesNotMatch(kv.notes.join(), /kv-single/);
+  assert.deepEqual(kv.serverCrashVariants.map((e) => e.id), ["kv-aof"]);
+  const single = advice.answers.find((a) => a.driver === "kv-single")!;
+  assert.match(single.notes.join(), /lost 7 of 2000 when its server crashed/);
 });
 
 Deno.test("advise: --durable leaves out a queue a crash made lose deliveries, and says why", () => {
@@ -133,15 +235,26 @@ Deno.test("advise: --durable leaves out a queue a crash made lose deliveries, an
     { followers: 600, postsPerMinute: 10, durable: true },
     sources(),
   );
+  const polling = advice.answers.find((a) => a.driver === "polling")!;
+  assert.ok(polling.fits, "the run cut off before redelivery is not a loss");
   const fast = advice.answers.find((a) => a.driver === "fast")!;
   assert.equal(fast.fits, false);
   assert.match(
     fast.notes.join(),
-    /lost 990 of 2000 when a worker crashed \(results\/crash\/latest\.json\)/,
+    /lost 3–990 of 2000 when a worker crashed \(990 in results\/crash\/latest\.json, 3 in results\/crash-short\/latest\.json\)/,
+    "a range over every file, each with its figure",
   );
-  const polling = advice.answers.find((a) => a.driver === "polling")!;
-  assert.ok(polling.fits);
-  assert.ok(polling.notes.includes("a server crash was not measured"));
+  assert.deepEqual(polling.workerCrash?.lost, { min: 0, max: 0 });
+  assert.ok(polling.notes.some((n) => n.startsWith("it has no queue server")));
+  const text = renderAdvice(advice);
+  assert.match(
+    text,
+    /server crash: it has no queue server \[results\/steady\/latest\.json\]; losing the machine or disk that holds its queue was not measured\n/,
+  );
+  assert.match(
+    text,
+    /worker crash: lost 0, duplicated 11 of 2,000 over 1 run \(1 run cut off, not counted\):\n {5}results\/crash\/latest\.json: lost 0, duplicated 11\n {5}results\/crash-short\/latest\.json: loss unknown, run cut off: it counted 5 missing when it gave up after 60 s without a delivery, while a run of the same configuration went 62 s without one after its crash and then lost nothing \[results\/crash\/latest\.json\]/,
+  );
   assert.deepEqual(advice.answers.map((a) => a.driver), [
     "safe",
     "polling",
@@ -155,17 +268,17 @@ Deno.test("advise: a rate beyond every measurement is not covered, with the comm
     sources(),
   );
   assert.equal(advice.covered, false);
-  assert.deepEqual(advice.highestMeasured?.value, {
-    driver: "fast",
-    deliveriesPerSecond: 400,
-  });
+  assert.deepEqual(advice.highestMeasured, {
+    value: { driver: "polling-fast", deliveriesPerSecond: 500 },
+    source: "results/polling-fast/latest.json",
+  }, "a variant measured in its own file counts");
   assert.match(
     advice.measureCommand!,
     /^deno task bench --drivers fast,safe,polling --parallel 1,4 --recipients 10000 --rate 0\.0833 --duration 240 --out runs\/advise$/,
   );
   assert.match(
     renderAdvice(advice),
-    /Not covered: .* The highest measured is fast at 400 deliveries\/s \[results\/steady\/latest\.json\]/,
+    /Not covered: .* The highest measured is polling-fast at 500 deliveries\/s \[results\/polling-fast\/latest\.json\]/,
   );
 });
 

@@ -5,10 +5,13 @@
  * figure tied to the file it came from.  Pure: `lib/cli/advise.ts` reads
  * the files and prints {@link renderAdvice}.
  *
- * Which file says what is read from the files' own parameters: a file with
- * a max-rate search gives capacity, latency under load and idle cost; one
- * with `crash.workerAt` or `crash.serverAt` gives what a crash lost; a
- * plain burst (no load, crash or inbox misbehaviour) gives CPU per delivery.
+ * Which file says what is read from the files' own parameters: the file
+ * with the most max-rate searches gives capacity, and latency and CPU per
+ * delivery at the kept-up rate nearest the question's, and idle cost; files
+ * with `crash.workerAt` or `crash.serverAt` give what crashes lost, as a
+ * range over every file that crashed the configuration (see
+ * `advice_crash.ts`); a plain burst (no load, crash or inbox misbehaviour)
+ * gives CPU per delivery only when no steady run has it.
  *
  * @module
  */
@@ -19,6 +22,18 @@ import {
   type ResultsDocument,
 } from "../results/types.ts";
 import { MAX_RECIPIENTS } from "../params/mod.ts";
+import {
+  type CrashEvidence,
+  crashEvidence,
+  type Source,
+} from "./advice_crash.ts";
+
+export type {
+  CrashEvidence,
+  CrashRun,
+  CutOff,
+  Source,
+} from "./advice_crash.ts";
 
 /** What the operator asks. */
 export interface Question {
@@ -30,32 +45,12 @@ export interface Question {
   readonly durable: boolean;
 }
 
-/** A results document and where it was read from. */
-export interface Source {
-  /** Its path as the user would type it, e.g. `results/steady/latest.json`. */
-  readonly path: string;
-  /** Its contents. */
-  readonly document: ResultsDocument;
-}
-
 /** A figure and the file it came from. */
 export interface Sourced<T> {
   /** The figure. */
   readonly value: T;
   /** The results file. */
   readonly source: string;
-}
-
-/** What a crash did to a configuration. */
-export interface CrashFigures {
-  /** The configuration id, e.g. `redis` or `redis-aof`. */
-  readonly id: string;
-  /** Deliveries that never arrived. */
-  readonly lost: number;
-  /** Deliveries that arrived more than once. */
-  readonly duplicates: number;
-  /** Deliveries expected. */
-  readonly expected: number;
 }
 
 /** One queue's answer. */
@@ -76,16 +71,36 @@ export interface QueueAnswer {
   readonly latency:
     | Sourced<{ readonly p99Ms: number; readonly deliveriesPerSecond: number }>
     | null;
-  /** A worker crash; `null` when not measured. */
-  readonly workerCrash: Sourced<CrashFigures> | null;
-  /** Server crashes, worst first, the driver's variants included. */
-  readonly serverCrash: readonly Sourced<CrashFigures>[];
+  /** Worker crashes over every file that crashed it; `null` when none did. */
+  readonly workerCrash: CrashEvidence | null;
+  /** Server crashes over every file; `null` when none crashed its server. */
+  readonly serverCrash: CrashEvidence | null;
+  /**
+   * The queue server its sustained rate was measured with (e.g. `redis`),
+   * `null` for a queue in the app's process or a local file.
+   */
+  readonly queueServer: Sourced<string | null>;
+  /** Server crashes of the driver's variants (e.g. `redis-aof`). */
+  readonly serverCrashVariants: readonly CrashEvidence[];
   /** Sender and worker CPU, and queue server CPU, ms per delivery. */
-  readonly cpuMsPerDelivery:
-    | Sourced<{ readonly app: number; readonly server: number | null }>
-    | null;
+  readonly cpuMsPerDelivery: Sourced<CpuFigures> | null;
   /** CPU of all its processes with an empty queue, % of one core. */
   readonly idleCpuPercent: Sourced<number> | null;
+}
+
+/** CPU per delivery, and the run it was measured in. */
+export interface CpuFigures {
+  /** Sender and worker CPU, ms per delivery. */
+  readonly app: number;
+  /** The queue server's CPU, ms per delivery; `null` without a server. */
+  readonly server: number | null;
+  /**
+   * `steady`: a run at a sustained rate (the one nearest the question's);
+   * `burst`: everything sent at once, when no steady run has the figure.
+   */
+  readonly basis: "steady" | "burst";
+  /** The rate of the steady run, deliveries per second; `null` for a burst. */
+  readonly deliveriesPerSecond: number | null;
 }
 
 /** The whole answer. */
@@ -96,7 +111,10 @@ export interface Advice {
   readonly neededDeliveriesPerSecond: number;
   /** Whether any measured queue sustains that. */
   readonly covered: boolean;
-  /** The highest sustained rate measured, and by which queue. */
+  /**
+   * The highest sustained rate measured, and by which queue or variant (a
+   * setting measured in another file, e.g. `sqlite-poll1s`).
+   */
   readonly highestMeasured:
     | Sourced<{ driver: string; deliveriesPerSecond: number }>
     | null;
@@ -105,8 +123,8 @@ export interface Advice {
    * no queue fits.
    */
   readonly measureCommand: string | null;
-  /** Recipients per activity of the capacity measurements. */
-  readonly measuredRecipients: number | null;
+  /** Recipients per activity of the capacity measurements, and their file. */
+  readonly measuredRecipients: Sourced<number> | null;
   /** Every queue: those that fit first, best first, then the rest. */
   readonly answers: readonly QueueAnswer[];
 }
@@ -125,37 +143,38 @@ function isPlainBurst(document: ResultsDocument): boolean {
   return p.load == null && p.crash == null && p.inbox == null;
 }
 
-function crashOf(row: ConfigurationResult): CrashFigures | null {
-  if (row.status === "skipped" || row.status === "failed") return null;
-  return {
-    id: row.id,
-    lost: row.missing,
-    duplicates: row.duplicates,
-    expected: row.expected,
-  };
-}
-
 function sumIdle(row: ConfigurationResult | undefined): number | null {
   const processes = row?.idle?.processes;
   if (processes == null || processes.length === 0) return null;
   return processes.reduce((sum, p) => sum + (p.cpuPercent ?? 0), 0);
 }
 
-/** The rate runs of a driver, as (deliveries/s, p99) of those kept up. */
-function keptUpRates(
+/**
+ * The run of a driver at a sustained rate (a rate run or the max-rate
+ * search's best probe, kept up) nearest to `needed` deliveries per second,
+ * among those `has` accepts.
+ */
+function nearestKeptUp(
   rows: readonly ConfigurationResult[],
   driver: string,
   recipients: number,
-): { deliveriesPerSecond: number; p99Ms: number }[] {
+  needed: number,
+  has: (row: ConfigurationResult) => boolean,
+): { row: ConfigurationResult; deliveriesPerSecond: number } | null {
   return rows
     .filter((r) =>
-      r.driver === driver && r.parallelism === 1 && r.maxRate == null &&
-      r.load?.verdict === "kept-up" && r.latencyMs != null
+      r.driver === driver && r.parallelism === 1 &&
+      r.load?.verdict === "kept-up" && has(r)
     )
-    .map((r) => ({
-      deliveriesPerSecond: r.load!.nominalRate * recipients,
-      p99Ms: r.latencyMs!.p99,
-    }));
+    .map((row) => ({
+      row,
+      deliveriesPerSecond: row.load!.nominalRate * recipients,
+    }))
+    .sort((a, b) =>
+      Math.abs(a.deliveriesPerSecond - needed) -
+        Math.abs(b.deliveriesPerSecond - needed) ||
+      a.deliveriesPerSecond - b.deliveriesPerSecond
+    )[0] ?? null;
 }
 
 /**
@@ -196,41 +215,51 @@ export function advise(
     const recipients = source.document.params.recipients;
     const search = rows.find((r) => r.driver === driver && r.maxRate != null)!;
     const capacity = search.maxRate!.deliveriesPerSecond;
-    const rates = keptUpRates(rows, driver, recipients);
-    const nearest = rates.sort((a, b) =>
-      Math.abs(a.deliveriesPerSecond - needed) -
-      Math.abs(b.deliveriesPerSecond - needed)
-    )[0];
-    const worker = workerCrashes.flatMap((s) => {
-      const row = s.document.results.find((r) =>
-        r.id === driver
-      );
-      const figures = row == null ? null : crashOf(row);
-      return figures == null ? [] : [{ value: figures, source: s.path }];
-    }).sort((a, b) => b.value.lost - a.value.lost)[0] ?? null;
-    const server = serverCrashes.flatMap((s) =>
-      s.document.results
-        .filter((r) => r.id === driver || r.id.startsWith(`${driver}-`))
-        .flatMap((r) => {
-          const figures = crashOf(r);
-          return figures == null ? [] : [{ value: figures, source: s.path }];
-        })
-    ).sort((a, b) =>
-      Number(b.value.id === driver) - Number(a.value.id === driver) ||
-      b.value.lost - a.value.lost
+    const nearest = nearestKeptUp(
+      rows,
+      driver,
+      recipients,
+      needed,
+      (r) => r.latencyMs != null,
     );
-    const burst = bursts.flatMap((s) => {
-      const row = s.document.results.find((r) =>
-        r.id === driver && r.cpuMsPerDelivery != null
-      );
-      return row == null ? [] : [{
+    const worker = crashEvidence(workerCrashes, (r) => r.id === driver)[0] ??
+      null;
+    const ownOrVariant = (r: ConfigurationResult) =>
+      r.parallelism === 1 && (r.driver === driver ||
+        r.driver.startsWith(`${driver}-`) && !drivers.includes(r.driver));
+    const servers = crashEvidence(serverCrashes, ownOrVariant);
+    const ownServer = servers.find((e) => e.id === driver) ?? null;
+    const steadyCpu = nearestKeptUp(
+      rows,
+      driver,
+      recipients,
+      needed,
+      (r) => r.cpuMsPerDelivery != null,
+    );
+    const cpu: Sourced<CpuFigures> | null = steadyCpu != null
+      ? {
         value: {
-          app: row.cpuMsPerDelivery!,
-          server: row.serverCpuMsPerDelivery ?? null,
+          app: steadyCpu.row.cpuMsPerDelivery!,
+          server: steadyCpu.row.serverCpuMsPerDelivery ?? null,
+          basis: "steady",
+          deliveriesPerSecond: steadyCpu.deliveriesPerSecond,
         },
-        source: s.path,
-      }];
-    })[0] ?? null;
+        source: source.path,
+      }
+      : bursts.flatMap((s) => {
+        const row = s.document.results.find((r) =>
+          r.id === driver && r.cpuMsPerDelivery != null
+        );
+        return row == null ? [] : [{
+          value: {
+            app: row.cpuMsPerDelivery!,
+            server: row.serverCpuMsPerDelivery ?? null,
+            basis: "burst" as const,
+            deliveriesPerSecond: null,
+          },
+          source: s.path,
+        }];
+      })[0] ?? null;
     const idle = sumIdle(
       rows.find((r) => r.driver === driver && r.idle != null),
     );
@@ -246,24 +275,25 @@ export function advise(
           `${round(needed)} needed`,
       );
     }
-    const ownServer = server.find((s) => s.value.id === driver);
     if (question.durable) {
-      if (worker != null && worker.value.lost > 0) {
-        fits = false;
-        notes.push(
-          `lost ${worker.value.lost} of ${worker.value.expected} when a ` +
-            `worker crashed (${worker.source})`,
-        );
+      for (
+        const [evidence, what] of [
+          [worker, "a worker crashed"],
+          [ownServer, "its server crashed"],
+        ] as const
+      ) {
+        if (evidence?.lost != null && evidence.lost.max > 0) {
+          fits = false;
+          notes.push(`lost ${lossText(evidence, `when ${what}`)}`);
+        }
       }
-      if (ownServer != null && ownServer.value.lost > 0) {
-        fits = false;
+      if (worker == null) notes.push(NOT_MEASURED.worker);
+      else if (worker.lost == null) notes.push(CUT_OFF.worker);
+      if (ownServer == null) {
         notes.push(
-          `lost ${ownServer.value.lost} of ${ownServer.value.expected} when ` +
-            `its server crashed (${ownServer.source})`,
+          search.server == null ? NOT_MEASURED.noServer : NOT_MEASURED.server,
         );
-      }
-      if (worker == null) notes.push("a worker crash was not measured");
-      if (ownServer == null) notes.push("a server crash was not measured");
+      } else if (ownServer.lost == null) notes.push(CUT_OFF.server);
     }
     for (const { row, source: where } of variants) {
       if (!row.driver.startsWith(`${driver}-`)) continue;
@@ -276,11 +306,15 @@ export function advise(
         } (${where.path})`,
       );
     }
-    for (const variant of server.filter((s) => s.value.id !== driver)) {
+    for (const variant of servers.filter((e) => e !== ownServer)) {
       notes.push(
-        `variant ${variant.value.id}: a server crash lost ` +
-          `${variant.value.lost}, duplicated ${variant.value.duplicates} ` +
-          `(${variant.source})`,
+        `variant ${variant.id}: a server crash ${
+          variant.lost == null
+            ? "cut every run off before redelivery"
+            : `lost ${
+              lossText(variant, `and duplicated ${range(variant.duplicates!)}`)
+            }`
+        }`,
       );
     }
     return {
@@ -292,39 +326,62 @@ export function advise(
         ? null
         : search.maxRate!.lowestFailedRate * recipients,
       headroom: capacity == null ? null : capacity / needed,
-      latency: nearest == null ? null : { value: nearest, source: source.path },
+      latency: nearest == null ? null : {
+        value: {
+          p99Ms: nearest.row.latencyMs!.p99,
+          deliveriesPerSecond: nearest.deliveriesPerSecond,
+        },
+        source: source.path,
+      },
       workerCrash: worker,
-      serverCrash: server,
-      cpuMsPerDelivery: burst,
+      serverCrash: ownServer,
+      queueServer: { value: search.server?.name ?? null, source: source.path },
+      serverCrashVariants: servers.filter((e) => e !== ownServer),
+      cpuMsPerDelivery: cpu,
       idleCpuPercent: idle == null
         ? null
         : { value: idle, source: source.path },
     };
   });
   const unknowns = (a: QueueAnswer) =>
-    a.notes.filter((n) => n.endsWith("not measured")).length;
+    a.notes.filter((n) => UNKNOWN_CRASH_NOTES.has(n)).length;
   answers.sort((a, b) =>
     Number(b.fits) - Number(a.fits) || unknowns(a) - unknowns(b) ||
     (a.latency?.value.p99Ms ?? Infinity) -
       (b.latency?.value.p99Ms ?? Infinity) ||
     (b.capacity.value ?? 0) - (a.capacity.value ?? 0)
   );
-  const best = answers
-    .filter((a) => a.capacity.value != null)
-    .sort((a, b) => b.capacity.value! - a.capacity.value!)[0];
-  const covered = best != null && best.capacity.value! >= needed;
+  // Variants count for the highest rate measured: a setting is a queue too.
+  const best = [
+    ...answers.map((a) => ({
+      driver: a.driver,
+      rate: a.capacity.value,
+      source: a.capacity.source,
+    })),
+    ...variants
+      .filter(({ row }) => drivers.some((d) => row.driver.startsWith(`${d}-`)))
+      .map(({ row, source }) => ({
+        driver: row.driver,
+        rate: row.maxRate!.deliveriesPerSecond,
+        source: source.path,
+      })),
+  ].filter((m) => m.rate != null).sort((a, b) => b.rate! - a.rate!)[0];
+  const covered = best != null && best.rate! >= needed;
   return {
     question,
     neededDeliveriesPerSecond: needed,
     covered,
     highestMeasured: best == null ? null : {
-      value: { driver: best.driver, deliveriesPerSecond: best.capacity.value! },
-      source: best.capacity.source,
+      value: { driver: best.driver, deliveriesPerSecond: best.rate! },
+      source: best.source,
     },
     measureCommand: covered && answers.some((a) => a.fits)
       ? null
       : measureCommand(question, drivers),
-    measuredRecipients: steady[0]?.document.params.recipients ?? null,
+    measuredRecipients: primary == null ? null : {
+      value: primary.document.params.recipients,
+      source: primary.path,
+    },
     answers,
   };
 }
@@ -339,6 +396,47 @@ function measureCommand(question: Question, drivers: readonly string[]) {
   return `deno task bench --drivers ${list} --parallel 1,4 ` +
     `--recipients ${recipients} --rate ${round(rate, 4)} ` +
     `--duration ${duration} --out runs/advise`;
+}
+
+const NOT_MEASURED = {
+  worker: "a worker crash was not measured",
+  server: "a server crash was not measured",
+  noServer: "it has no queue server; losing the machine or disk that holds " +
+    "its queue was not measured",
+} as const;
+
+const CUT_OFF = {
+  worker: "every worker crash run was cut off before redelivery: loss unknown",
+  server: "every server crash run was cut off before redelivery: loss unknown",
+} as const;
+
+/**
+ * The notes that say a crash figure is unknown (not measured, or every run
+ * cut off); the text shows them on the crash lines instead.
+ */
+export const UNKNOWN_CRASH_NOTES: ReadonlySet<string> = new Set<string>([
+  ...Object.values(NOT_MEASURED),
+  ...Object.values(CUT_OFF),
+]);
+
+/**
+ * `4 of 2000 when … (file)` or `1–4 of 2000 when … (4 in file, 1 in file)`,
+ * over the runs counted.
+ */
+function lossText(evidence: CrashEvidence, when: string): string {
+  const counted = evidence.runs.filter((r) => r.cutOff == null);
+  const where = counted.length === 1
+    ? counted[0].source
+    : counted.map((r) => `${r.missing} in ${r.source}`).join(", ");
+  return `${range(evidence.lost!)} of ${
+    counted[0].expected
+  } ${when} (${where})`;
+}
+
+function range(spread: { min: number; max: number }): string {
+  return spread.min === spread.max
+    ? `${spread.min}`
+    : `${spread.min}–${spread.max}`;
 }
 
 function round(value: number, digits = 1): string {

@@ -4,21 +4,57 @@
  *
  * @module
  */
-import type { Advice, QueueAnswer } from "./advice.ts";
+import {
+  type Advice,
+  type CrashEvidence,
+  type QueueAnswer,
+  UNKNOWN_CRASH_NOTES,
+} from "./advice.ts";
 
 function n(value: number, digits = 1): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 
-function crashLine(label: string, answer: QueueAnswer): string[] {
-  const own = label === "worker"
-    ? (answer.workerCrash == null ? [] : [answer.workerCrash])
-    : answer.serverCrash.filter((s) => s.value.id === answer.driver);
-  if (own.length === 0) return [`   ${label} crash: not measured`];
-  return own.map((s) =>
-    `   ${label} crash: lost ${n(s.value.lost, 0)}, duplicated ` +
-    `${n(s.value.duplicates, 0)} of ${n(s.value.expected, 0)} [${s.source}]`
-  );
+function range(spread: { min: number; max: number }): string {
+  return spread.min === spread.max
+    ? n(spread.min, 0)
+    : `${n(spread.min, 0)}–${n(spread.max, 0)}`;
+}
+
+/**
+ * A crash's lines: the range over the runs counted, then each run with its
+ * file; a run cut off before redelivery says why it is not counted.
+ */
+function crashLines(label: string, evidence: CrashEvidence | null): string[] {
+  if (evidence == null) return [`   ${label} crash: not measured`];
+  const counted = evidence.runs.filter((r) => r.cutOff == null);
+  const runs = (count: number) => `${count} run${count === 1 ? "" : "s"}`;
+  const head = evidence.lost == null
+    ? `   ${label} crash: loss unknown, every run was cut off before ` +
+      "redelivery:"
+    : `   ${label} crash: lost ${range(evidence.lost)}, duplicated ${
+      range(evidence.duplicates!)
+    } of ${n(counted[0].expected, 0)} over ${runs(counted.length)}${
+      counted.length < evidence.runs.length
+        ? ` (${
+          runs(evidence.runs.length - counted.length)
+        } cut off, not counted)`
+        : ""
+    }:`;
+  return [
+    head,
+    ...evidence.runs.map((r) =>
+      `     ${r.source}: ` +
+      (r.cutOff == null
+        ? `lost ${n(r.missing, 0)}, duplicated ${n(r.duplicates, 0)}`
+        : `loss unknown, run cut off: it counted ${n(r.missing, 0)} ` +
+          `missing when it gave up after ${
+            n(r.cutOff.gaveUpAfterSeconds, 0)
+          } s without a delivery, while a run of the same configuration ` +
+          `went ${n(r.cutOff.recoveredAfterSeconds, 0)} s without one ` +
+          `after its crash and then lost nothing [${r.cutOff.recoveredIn}]`)
+    ),
+  ];
 }
 
 function details(answer: QueueAnswer, needed: number): string[] {
@@ -40,11 +76,24 @@ function details(answer: QueueAnswer, needed: number): string[] {
         `[${answer.latency.source}]`,
     );
   }
-  lines.push(...crashLine("worker", answer), ...crashLine("server", answer));
+  lines.push(
+    ...crashLines("worker", answer.workerCrash),
+    ...(answer.serverCrash == null && answer.queueServer.value == null
+      ? [
+        "   server crash: it has no queue server " +
+        `[${answer.queueServer.source}]; losing the machine or disk that ` +
+        "holds its queue was not measured",
+      ]
+      : crashLines("server", answer.serverCrash)),
+  );
   const cpu = answer.cpuMsPerDelivery;
   if (cpu != null) {
     lines.push(
-      `   CPU per delivery: app ${n(cpu.value.app, 2)} ms${
+      `   CPU per delivery${
+        cpu.value.deliveriesPerSecond == null
+          ? " in a burst (no steady-load run has it)"
+          : ` at a steady ${n(cpu.value.deliveriesPerSecond)} deliveries/s`
+      }: app ${n(cpu.value.app, 2)} ms${
         cpu.value.server == null ? "" : `, server ${n(cpu.value.server, 2)} ms`
       } [${cpu.source}]`,
     );
@@ -55,7 +104,9 @@ function details(answer: QueueAnswer, needed: number): string[] {
         `[${answer.idleCpuPercent.source}]`,
     );
   }
-  for (const note of answer.notes) lines.push(`   note: ${note}`);
+  for (const note of answer.notes) {
+    if (!UNKNOWN_CRASH_NOTES.has(note)) lines.push(`   note: ${note}`);
+  }
   return lines;
 }
 
@@ -72,16 +123,21 @@ export function renderAdvice(advice: Advice): string {
   ];
   if (advice.measuredRecipients != null) {
     out.push(
-      `Sustained rates were measured with ${advice.measuredRecipients} ` +
-        "recipients per activity, one worker, on the machine named in each " +
-        "file; a faster machine or more workers moves them.",
+      "Sustained rates were measured with " +
+        `${n(advice.measuredRecipients.value, 0)} recipients per activity, ` +
+        "one handler at a time (no ParallelMessageQueue), on the machine the " +
+        `file names [${advice.measuredRecipients.source}]; a faster ` +
+        "machine or more handlers moves them.",
     );
   }
   const fit = advice.answers.filter((a) => a.fits);
   const rest = advice.answers.filter((a) => !a.fits);
   out.push("");
   if (fit.length > 0) {
-    out.push("Queues that fit, best first (lowest latency at that rate):");
+    out.push(
+      "Queues that fit, best first (fewest crash figures not measured, then " +
+        "lowest latency at the rate nearest yours):",
+    );
     fit.forEach((a, i) =>
       out.push(`${i + 1}. ${a.driver}`, ...details(a, needed))
     );
@@ -97,8 +153,8 @@ export function renderAdvice(advice: Advice): string {
   if (advice.covered && fit.length === 0) {
     out.push(
       "",
-      "Some queue sustains the rate, but none that meets every condition " +
-        "above. To measure the question itself, with more handlers (on the " +
+      "Some queue or setting sustains the rate, but none that meets every " +
+        "condition above. To measure the question itself, with more handlers (on the " +
         "machine that will run it):",
       `  ${advice.measureCommand}`,
     );

@@ -56,6 +56,40 @@ Deno.test("a finished run shows its times; one that did not, only how far it got
   assert.doesNotMatch(table, /Lost/, "no crash, no Lost column");
 });
 
+Deno.test("an estimate stands in its own labelled column and note, never under Total", () => {
+  const plain = renderTable(document([finished]));
+  assert.doesNotMatch(plain, /Estimated total/, "no estimate, no column");
+  const table = renderTable(document([
+    finished,
+    result("redis", 1, "incomplete", {
+      delivered: 50,
+      missing: 150,
+      elapsedSeconds: 30,
+      deliveriesPerSecond: 50 / 30,
+      reason: "stopped at 30 s: cannot finish within the budget of 120 s",
+      estimate: {
+        totalSeconds: 120.4,
+        lowSeconds: 52.6,
+        highSeconds: 210.8,
+        deliveriesPerSecond: 1.67,
+        stoppedBy: "budget",
+        basis: "50 of 200 delivered in 30 s; the basis",
+      },
+    }),
+  ]));
+  const header = row(table, "Configuration");
+  const column = header.indexOf("Estimated total (bounds)");
+  assert.ok(column > header.indexOf("Total"));
+  const redis = row(table, "redis");
+  assert.equal(redis[header.indexOf("Total")], "—");
+  assert.equal(redis[column], "~120 s (53–211)");
+  assert.equal(row(table, "postgres")[column], "—");
+  assert.match(
+    table,
+    /- \*\*redis\*\* estimated total \(an estimate, not a measurement\): 120 s, between 53 s and 211 s; 50 of 200 delivered in 30 s; the basis/,
+  );
+});
+
 Deno.test("crash runs get a Lost column and say what was killed when", () => {
   const crashed = result("in-process", 1, "incomplete", {
     delivered: 120,

@@ -111,10 +111,26 @@ function sectionTexts(
 }
 
 /**
- * The columns of the burst table; `lost` adds the column of crash runs,
- * deliveries that never arrived after the crash.
+ * The estimated total of a row stopped by its budget or the time limit,
+ * marked as an estimate, with its bounds; a dash for other rows.
  */
-function burstColumns(lost: boolean): Column<ConfigurationResult>[] {
+function estimateCell(r: ConfigurationResult): string {
+  const e = r.estimate;
+  if (e == null) return "—";
+  const s = (value: number) => integer.format(Math.round(value));
+  return `~${s(e.totalSeconds)} s (${s(e.lowSeconds)}–${s(e.highSeconds)})`;
+}
+
+/**
+ * The columns of the burst table; `lost` adds the column of crash runs,
+ * deliveries that never arrived after the crash, and `estimated` the
+ * column of estimated totals of rows stopped before their last delivery
+ * (apart from the measured ones, under its own label).
+ */
+function burstColumns(
+  lost: boolean,
+  estimated: boolean,
+): Column<ConfigurationResult>[] {
   return [
     textColumn("Configuration", (r) => tableLabel(r)),
     textColumn("Status", (r) => r.status),
@@ -138,6 +154,12 @@ function burstColumns(lost: boolean): Column<ConfigurationResult>[] {
       )]
       : []),
     numberColumn("Deliveries/s", rate),
+    ...(estimated
+      ? [numberColumn<ConfigurationResult>(
+        "Estimated total (bounds)",
+        estimateCell,
+      )]
+      : []),
     spreadColumn(
       "p99 latency",
       latency,
@@ -164,7 +186,8 @@ function burstColumns(lost: boolean): Column<ConfigurationResult>[] {
 function burstTable(document: ResultsDocument): string {
   const results = burstRows(document);
   const lost = results.some((r) => r.lost != null);
-  const table = columnTable(burstColumns(lost), results);
+  const estimated = results.some((r) => r.estimate != null);
+  const table = columnTable(burstColumns(lost, estimated), results);
   const notes = results.flatMap(rowNotes);
   const footnote = standInNote(results);
   if (footnote != null) notes.unshift(footnote);

@@ -1,6 +1,7 @@
 /**
  * The notes under the report's tables: what a row's figures alone do not
- * say (crashes and restarts, why it is not `ok`, stray requests, duplicate
+ * say (crashes and restarts, why it is not `ok` and the estimate of a row
+ * stopped before its end, stray requests, duplicate
  * arrivals, Fedify's log, outlying runs) and the footnote on stand-ins.
  *
  * @module
@@ -41,6 +42,15 @@ export function rowNotes(r: ConfigurationResult): string[] {
   for (const restart of r.restarts ?? []) out.push(restartNote(r, restart));
   if (r.status !== "ok") {
     out.push(`- **${label(r)}** ${r.status}: ${r.reason ?? "no reason"}`);
+  }
+  if (r.estimate != null) {
+    const e = r.estimate;
+    const s = (value: number) => `${integer.format(Math.round(value))} s`;
+    out.push(
+      `- **${label(r)}** estimated total (an estimate, not a measurement): ` +
+        `${s(e.totalSeconds)}, between ${s(e.lowSeconds)} and ` +
+        `${s(e.highSeconds)}; ${e.basis}`,
+    );
   }
   if (r.status !== "skipped" && (r.unexpected > 0 || r.sendErrors > 0)) {
     out.push(
@@ -98,6 +108,6 @@ export function standInNote(
   ];
   return `- **†** stand-in: the project's own implementation of ${
     specifiers.join(", ")
-  } (the official package is not on this registry); see the README's ` +
-    "fidelity table for how it differs";
+  } (the official package is not on this registry); see the fidelity ` +
+    "table in docs/methodology.md for how it differs";
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { errorMessage } from "./error_message.ts";
 import type { ResultsDocument } from "./types.ts";
 
 const STATUSES = new Set(["ok", "incomplete", "failed", "skipped"]);
@@ -112,9 +113,7 @@ export async function readJsonFile(path: string): Promise<unknown> {
     return JSON.parse(text);
   } catch (error) {
     throw new ResultsFileError(
-      `${path}: invalid JSON (${
-        error instanceof Error ? error.message : String(error)
-      })`,
+      `${path}: invalid JSON (${errorMessage(error)})`,
     );
   }
 }

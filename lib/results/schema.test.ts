@@ -102,6 +102,75 @@ Deno.test("the schema rejects a time on an unfinished run", () => {
   assert.equal(validate(document), true, JSON.stringify(validate.errors));
 });
 
+Deno.test("an estimate stands on an unfinished run only, whole", () => {
+  const validate = validator();
+  const estimate: Record<string, unknown> = {
+    totalSeconds: 446,
+    lowSeconds: 182,
+    highSeconds: 1246,
+    deliveriesPerSecond: 78.1,
+    stoppedBy: "budget",
+    basis: "2,504 of 50,000 delivered in 30 s; …",
+  };
+  const run: Record<string, unknown> = {
+    id: "postgres",
+    driver: "postgres",
+    parallelism: 1,
+    status: "incomplete",
+    reason: "stopped at 30 s: cannot finish within the budget of 120 s",
+    expected: 50_000,
+    delivered: 2_504,
+    duplicates: 0,
+    missing: 47_496,
+    unexpected: 0,
+    sendSeconds: 6.9,
+    receiveSeconds: null,
+    totalSeconds: null,
+    deliveriesPerSecond: 83.5,
+    elapsedSeconds: 30,
+    sendErrors: 0,
+    workers: 1,
+    stallTimeoutSeconds: 60,
+    timeoutSeconds: 600,
+    server: null,
+    processes: [],
+    estimate,
+  };
+  const document = {
+    schemaVersion: 1,
+    startedAt: "2026-11-22T00:00:00.000Z",
+    finishedAt: null,
+    params: {
+      total: 500,
+      recipients: 100,
+      fanout: "auto",
+      rsaBits: 2048,
+      timeoutSeconds: 600,
+      stallTimeoutSeconds: 60,
+      budgetSeconds: 120,
+    },
+    results: [run],
+  };
+  assertValid(document);
+  estimate.stoppedBy = "stall";
+  assert.equal(validate(document), false, "stoppedBy is budget or limit");
+  estimate.stoppedBy = "time limit";
+  delete estimate.basis;
+  assert.equal(validate(document), false, "an estimate says its basis");
+  estimate.basis = "…";
+  Object.assign(run, {
+    status: "ok",
+    reason: null,
+    delivered: 50_000,
+    missing: 0,
+    receiveSeconds: 440,
+    totalSeconds: 446,
+  });
+  assert.equal(validate(document), false, "a finished run has no estimate");
+  delete run.estimate;
+  assertValid(document);
+});
+
 Deno.test("a steady-load document matches the schema", () => {
   const document = steadyDocument();
   assertValid(document);

@@ -331,6 +331,29 @@ export interface Timeline {
   readonly queueDepth: Series;
 }
 
+/**
+ * The estimated total time of a run stopped before its last delivery (by
+ * its budget or the time limit), from its delivery timeline.  An estimate,
+ * never a measurement: the report shows it only under its own label.
+ */
+export interface EstimateRecord {
+  /**
+   * Estimated seconds from the first `sendActivity` call to the last
+   * delivery: comparable with a finished run's `totalSeconds`.
+   */
+  readonly totalSeconds: number;
+  /** The bound if the rest went 4× faster than the measured rate. */
+  readonly lowSeconds: number;
+  /** The bound if the rest went 2× slower than the measured rate. */
+  readonly highSeconds: number;
+  /** Deliveries per second over the window the estimate used. */
+  readonly deliveriesPerSecond: number;
+  /** What stopped the run: its budget (`--budget`) or the time limit. */
+  readonly stoppedBy: "budget" | "time limit";
+  /** How the estimate was made, in words. */
+  readonly basis: string;
+}
+
 /** The queue server a configuration used. */
 export interface ServerRecord {
   /** Service name, e.g. `redis`. */
@@ -455,6 +478,12 @@ export interface RunResult {
   readonly idle?: IdleRecord;
   /** Arrival order of the `cud` workload; absent for other workloads. */
   readonly ordering?: OrderingRecord;
+  /**
+   * For an `incomplete` run stopped by its budget or the time limit while
+   * still delivering: its estimated total time.  Stalled, interrupted,
+   * crashed and failed runs have none.
+   */
+  readonly estimate?: EstimateRecord;
 }
 
 /** Fedify's log of a run (or of all runs of a configuration). */
@@ -558,6 +587,14 @@ export interface SuiteParams {
   readonly timeoutSeconds: number;
   /** Stall window, in seconds. */
   readonly stallTimeoutSeconds: number;
+  /**
+   * Per-row budget in seconds (`--budget`): a run still delivering when it
+   * is reached, or sure not to finish within it, is stopped and reported
+   * `incomplete` with an estimate.  Absent in files made before it existed.
+   */
+  readonly budgetSeconds?: number;
+  /** `--until-done`: no budget; every run goes to its end or time limit. */
+  readonly untilDone?: boolean;
   /** Runs per configuration; top-level figures are medians over them. */
   readonly runs?: number;
   /** Worker processes per queue shared between processes (default 1). */

@@ -13,7 +13,8 @@
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { Driver } from "../../drivers/driver.ts";
 import { collectEnvironment } from "../measure/environment.ts";
-import { errorMessage, ServiceManager } from "../services/mod.ts";
+import { errorMessage } from "../results/error_message.ts";
+import { ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
 import { measurePoint } from "./dequeue_point.ts";
 import { driverAvailability } from "./suite.ts";

@@ -277,3 +277,43 @@ Deno.test("duplicates per activity: extra arrivals grouped by activity, largest 
   }));
   assert.equal("duplicatesPerActivity" in none, false);
 });
+
+Deno.test("a run stopped by its budget mid-send: its rate from the start, its estimate", () => {
+  const estimate = {
+    totalSeconds: 12,
+    lowSeconds: 6,
+    highSeconds: 21,
+    deliveriesPerSecond: 0.5,
+    stoppedBy: "budget" as const,
+    basis: "3 of 6 delivered in 4 s; …",
+  };
+  const r = buildRunResult(observations({
+    end: {
+      status: "incomplete",
+      reason: "budget of 4 s reached while still delivering",
+      endedAt: START + 4_000,
+      estimate,
+    },
+    stats: inboxStats({ delivered: 3, missing: 3, requests: 3 }),
+    arrivals: {
+      firstArrival: [START + 100, START + 110, START + 3_000, null, null, null],
+      counts: [1, 1, 1, 0, 0, 0],
+      attempts: [1, 1, 1, 0, 0, 0],
+    },
+    // The sender's start message came; its send loop never ended.
+    started: START,
+  }));
+  assert.equal(r.status, "incomplete");
+  assert.equal(r.totalSeconds, null);
+  assert.equal(r.sendSeconds, null);
+  assert.equal(r.elapsedSeconds, 4);
+  assert.equal(r.deliveriesPerSecond, 0.75);
+  assert.deepEqual(r.estimate, estimate);
+  assert.ok(r.timeline != null, "a timeline from the sender's start");
+  // A run that ended otherwise carries no estimate.
+  const stalled = buildRunResult(observations({
+    end: { status: "incomplete", reason: "stalled", endedAt: START + 4_000 },
+    started: START,
+  }));
+  assert.equal(stalled.estimate, undefined);
+});

@@ -17,6 +17,7 @@ import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import type {
   CrashRecord,
+  EstimateRecord,
   IdleRecord,
   Implementation,
   LoadRecord,
@@ -38,6 +39,8 @@ export type RunEnd =
     readonly reason: string;
     /** Epoch ms when waiting stopped (after the final readings). */
     readonly endedAt: number;
+    /** Stopped by its budget or the time limit while delivering: its estimate. */
+    readonly estimate?: EstimateRecord;
   }
   /** Something broke: a process, the sender, a server, the inbox. */
   | { readonly status: "failed"; readonly reason: string };
@@ -170,9 +173,9 @@ export function buildRunResult(run: RunObservations): RunResult {
     cpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["sender", "worker"]), delivered),
     serverCpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["server"]), delivered),
     implementation: run.implementation,
-    timeline: sent == null || run.arrivals == null
+    timeline: sendStart(run) == null || run.arrivals == null
       ? null
-      : buildTimeline(run.arrivals.firstArrival, sent.sendStart, run.depth),
+      : buildTimeline(run.arrivals.firstArrival, sendStart(run)!, run.depth),
     ...(run.load?.kind === "senders" ? { senders: run.load.senders } : {}),
     ...(run.load?.kind === "senders" && sent != null &&
         sent.sendEnd > sent.sendStart
@@ -185,6 +188,9 @@ export function buildRunResult(run: RunObservations): RunResult {
       : {}),
     ...loadOf(run, due),
     ...(run.idle == null ? {} : { idle: run.idle }),
+    ...(run.end.status === "incomplete" && run.end.estimate != null
+      ? { estimate: run.end.estimate }
+      : {}),
   };
 }
 
@@ -244,6 +250,14 @@ function nothingExpected(sent: SentMessage | undefined): Timing {
   };
 }
 
+/**
+ * Epoch ms of the first `sendActivity` call: from the sender's timings, or
+ * from its start message when it was stopped before its send loop ended.
+ */
+function sendStart(run: RunObservations): number | undefined {
+  return run.sent?.sendStart ?? run.started;
+}
+
 function timing(run: RunObservations): Timing {
   const { end, stats, sent } = run;
   switch (end.status) {
@@ -265,9 +279,8 @@ function timing(run: RunObservations): Timing {
       };
     }
     case "incomplete": {
-      const elapsed = sent == null
-        ? null
-        : (end.endedAt - sent.sendStart) / 1000;
+      const start = sendStart(run);
+      const elapsed = start == null ? null : (end.endedAt - start) / 1000;
       const delivered = stats?.delivered ?? 0;
       return {
         status: "incomplete",

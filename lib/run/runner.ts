@@ -6,7 +6,8 @@
  *
  * Its parts: `processes.ts` starts, replaces and measures the processes;
  * `crashes.ts` strikes crash tests and restarts workers; `watch.ts` decides
- * when the run is done, stalled or out of time; `outcome.ts` builds the
+ * when the run is done, stalled, out of time or stopped by its budget
+ * (`budget.ts`); `outcome.ts` builds the
  * result from what the run observed.
  *
  * Nothing here knows any driver by name: a driver's `crossProcess` flag says
@@ -24,6 +25,7 @@ import type { SentMessage } from "../ipc/messages.ts";
 import type { QueueSpec } from "../child/queue.ts";
 import {
   BASELINE_DRIVER,
+  type EstimateRecord,
   type FanoutMode,
   GENERATOR_DRIVER,
   type IdleRecord,
@@ -35,6 +37,7 @@ import {
   type SuiteParams,
 } from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
+import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
@@ -43,6 +46,7 @@ import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
 import { orderingKeyOf, orderingRecord } from "./ordering.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
+import type { RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
@@ -204,7 +208,7 @@ class Run {
       return await this.#wait(inbox);
     } catch (error) {
       if (context.signal?.aborted) return await this.#incomplete("interrupted");
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return this.#result({ status: "failed", reason: redactSecrets(message) });
     } finally {
       await this.#processes.stopAll();
@@ -305,6 +309,7 @@ class Run {
       timeoutSeconds: this.#timeoutSeconds,
       startMs: performance.now(),
       onProgress: context.onProgress,
+      limits: this.#limits(),
     });
     while (true) {
       await sleep(POLL_MS, context.signal);
@@ -341,6 +346,21 @@ class Run {
           volatile: driver.volatile,
         }));
       }
+      if (verdict === "stopped") {
+        const stop = watch.stop!;
+        const estimate = stop.estimate;
+        return await this.#incomplete(
+          stop.reason,
+          estimate == null ? undefined : {
+            totalSeconds: estimate.totalSeconds,
+            lowSeconds: estimate.lowSeconds,
+            highSeconds: estimate.highSeconds,
+            deliveriesPerSecond: estimate.deliveriesPerSecond,
+            stoppedBy: stop.stoppedBy,
+            basis: estimate.basis,
+          },
+        );
+      }
       if (verdict === "timed out") {
         const load = context.load;
         if (
@@ -361,6 +381,21 @@ class Run {
     }
     await this.#collect();
     return this.#result({ status: "ok" });
+  }
+
+  /**
+   * The budget and time limit of a burst run (the stop rule of
+   * `budget.ts`); none for steady-load runs (rates, send loops, idle),
+   * which keep their own schedule or duration, and crash tests, which wait for the crash's outcome.
+   */
+  #limits(): RunLimits | undefined {
+    const { params, load } = this.#context;
+    if (load != null) return undefined;
+    if (params.crash != null || this.#expected === 0) return undefined;
+    return {
+      budgetSeconds: params.untilDone ? null : params.budgetSeconds ?? null,
+      timeoutSeconds: this.#timeoutSeconds,
+    };
   }
 
   /**
@@ -387,9 +422,17 @@ class Run {
     } catch { /* the inbox is gone; keep the last counters */ }
   }
 
-  async #incomplete(reason: string): Promise<RunResult> {
+  async #incomplete(
+    reason: string,
+    estimate?: EstimateRecord,
+  ): Promise<RunResult> {
     await this.#collect();
-    return this.#result({ status: "incomplete", reason, endedAt: now() });
+    return this.#result({
+      status: "incomplete",
+      reason,
+      endedAt: now(),
+      ...(estimate == null ? {} : { estimate }),
+    });
   }
 
   #result(end: RunEnd): RunResult {

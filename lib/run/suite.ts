@@ -34,6 +34,7 @@ import {
   type Progress,
   runOnce,
 } from "./runner.ts";
+import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { aggregateRuns } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
@@ -341,7 +342,7 @@ export async function runSuite(
     if (options.calibrate ?? false) {
       const start = await measureCalibration().catch((error) => {
         throw new Error(
-          `cannot measure the machine's speed (${messageOf(error)}); run ` +
+          `cannot measure the machine's speed (${errorMessage(error)}); run ` +
             "with --no-calibrate (calibrate: false) to skip it",
           { cause: error },
         );
@@ -460,7 +461,7 @@ export async function runSuite(
     } catch (error) {
       // Every configuration is measured by now: keep the results.
       console.error(
-        `calibration at the end failed (${messageOf(error)}); the results ` +
+        `calibration at the end failed (${errorMessage(error)}); the results ` +
           "are kept with end: null (--no-calibrate skips calibration)",
       );
     }
@@ -469,8 +470,4 @@ export async function runSuite(
   const final = document(new Date().toISOString());
   await save?.(final, true);
   return final;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

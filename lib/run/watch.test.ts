@@ -154,3 +154,37 @@ Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
       "process that was killed, so it loses them by design",
   );
 });
+
+Deno.test("with limits, a run sure to miss its budget is stopped with an estimate", () => {
+  // One delivery every 4 s of 10: 40 s in all, against a 20 s budget.
+  const w = watch({
+    stallSeconds: 30,
+    limits: { budgetSeconds: 20, timeoutSeconds: 60 },
+  });
+  let verdict = "waiting";
+  let t = 0;
+  while (verdict === "waiting" && t < 60_000) {
+    t += 250;
+    verdict = w.observe({
+      nowMs: t,
+      stats: stats(Math.floor(t / 4_000)),
+      sent: 1,
+      sendDone: true,
+    });
+  }
+  assert.equal(verdict, "stopped");
+  assert.ok(t < 20_000, `stopped at ${t} ms, before the budget`);
+  const stop = w.stop!;
+  assert.equal(stop.stoppedBy, "budget");
+  assert.match(stop.reason, /cannot finish within the budget of 20 s/);
+  assert.ok(stop.estimate != null);
+  assert.ok(stop.estimate.lowSeconds > 20);
+});
+
+Deno.test("with limits, a stalled run stalls and gets no stop", () => {
+  const w = watch({ limits: { budgetSeconds: 20, timeoutSeconds: 60 } });
+  const still = { stats: stats(3), sent: 1, sendDone: true };
+  assert.equal(w.observe({ nowMs: 1_000, ...still }), "waiting");
+  assert.equal(w.observe({ nowMs: 3_000, ...still }), "stalled");
+  assert.equal(w.stop, undefined);
+});

@@ -2,14 +2,22 @@
  * Watching a run while it waits for its deliveries: whether it is done
  * (every delivery accounted for, then a short settling time for late
  * duplicates), stalled (no new inbox request and no send progress for the
- * stall window), or out of time; and the live progress report about once a
- * second.  The runner passes each poll's time and readings in, so
+ * stall window), out of time, or stopped by its budget (`budget.ts`: a
+ * run sure not to finish within its budget or the time limit is stopped
+ * early, with an estimate of its total from `lib/measure/estimate.ts`); and
+ * the live progress report about once a second.  The runner passes each poll's time and readings in, so
  * {@link ProgressWatch} reads no clock.
  *
  * @module
  */
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
+import {
+  type DeliveryPoint,
+  estimateTotal,
+  type TotalEstimate,
+} from "../measure/estimate.ts";
 import type { CrashRecord } from "../results/types.ts";
+import { type RunLimits, type StopDecision, stopDecision } from "./budget.ts";
 
 /** After the last expected delivery, how long to keep counting duplicates. */
 const SETTLE_MS = 1_000;
@@ -36,6 +44,11 @@ export interface Progress {
   readonly currentRate: number;
   /** Activities whose `sendActivity` call returned. */
   readonly sent: number;
+  /**
+   * A burst run's estimated total so far (`lib/measure/estimate.ts`), in
+   * seconds from the start; absent without a rate or without limits.
+   */
+  readonly estimatedTotalSeconds?: number;
 }
 
 /** What {@link ProgressWatch} watches, and whom it tells. */
@@ -52,6 +65,12 @@ export interface WatchOptions {
   readonly stallSeconds: number;
   /** Seconds after {@link startMs} at which the run is out of time. */
   readonly timeoutSeconds: number;
+  /**
+   * The budget and time limit of a burst run: with these, the watch stops
+   * the run by the stop rule of `budget.ts` (verdict `stopped`) instead of
+   * at the time limit (verdict `timed out`), and estimates its total.
+   */
+  readonly limits?: RunLimits;
   /** `performance.now()` when sending began. */
   readonly startMs: number;
   /** Called about every second. */
@@ -72,9 +91,16 @@ export interface Observation {
 
 /**
  * What the runner does next: poll again (`waiting`), stop because every
- * delivery is in (`done`), or give up (`stalled`, `timed out`).
+ * delivery is in (`done`), or give up (`stalled`, `timed out`, or
+ * `stopped` by the stop rule: {@link ProgressWatch.stop} says why).
  */
-export type Verdict = "waiting" | "done" | "stalled" | "timed out";
+export type Verdict = "waiting" | "done" | "stalled" | "timed out" | "stopped";
+
+/** Why the stop rule stopped a run, and its estimate then. */
+export interface Stop extends StopDecision {
+  /** The run's estimated total, if it had a rate to go by. */
+  readonly estimate: TotalEstimate | null;
+}
 
 /** Decides, poll by poll, whether a run is done, stalled or out of time. */
 export class ProgressWatch {
@@ -90,6 +116,9 @@ export class ProgressWatch {
   #doneAt: number | undefined;
   /** `[nowMs, delivered]` over the rate window. */
   readonly #recent: [number, number][] = [];
+  /** `[seconds since start, delivered]` at each poll where the count rose. */
+  readonly #points: DeliveryPoint[] = [];
+  #stop: Stop | undefined;
 
   /** A watch that starts counting at `options.startMs`. */
   constructor(options: WatchOptions) {
@@ -105,6 +134,11 @@ export class ProgressWatch {
     this.#lastActivity = nowMs;
   }
 
+  /** Why the run was stopped, once {@link observe} said `stopped`. */
+  get stop(): Stop | undefined {
+    return this.#stop;
+  }
+
   /** Takes one poll's readings, reports progress if due, and decides. */
   observe(observation: Observation): Verdict {
     const { nowMs, stats, sent } = observation;
@@ -114,11 +148,20 @@ export class ProgressWatch {
       this.#lastSent = sent;
       this.#lastActivity = nowMs;
     }
+    const elapsedSeconds = (nowMs - options.startMs) / 1000;
+    if (stats.delivered > (this.#points.at(-1)?.[1] ?? 0)) {
+      this.#points.push([elapsedSeconds, stats.delivered]);
+    }
     const recent = this.#recent;
     recent.push([nowMs, stats.delivered]);
     while (recent.length > 1 && nowMs - recent[0][0] > RATE_WINDOW_MS) {
       recent.shift();
     }
+    const estimate = options.limits == null ? null : estimateTotal({
+      points: this.#points,
+      nowSeconds: elapsedSeconds,
+      expected: options.expected - stats.goneDeliveries,
+    });
     if (nowMs - this.#lastReport >= REPORT_MS) {
       this.#lastReport = nowMs;
       const [t0, d0] = recent[0];
@@ -128,11 +171,14 @@ export class ProgressWatch {
         runs: options.runs,
         delivered: stats.delivered,
         expected: options.expected,
-        elapsedSeconds: (nowMs - options.startMs) / 1000,
+        elapsedSeconds,
         currentRate: nowMs > t0
           ? (stats.delivered - d0) * 1000 / (nowMs - t0)
           : 0,
         sent,
+        ...(estimate == null
+          ? {}
+          : { estimatedTotalSeconds: estimate.totalSeconds }),
       });
     }
     if (settled(stats) && observation.sendDone) {
@@ -141,6 +187,17 @@ export class ProgressWatch {
     }
     if (nowMs - this.#lastActivity >= options.stallSeconds * 1000) {
       return "stalled";
+    }
+    if (options.limits != null) {
+      const decision = stopDecision(
+        elapsedSeconds,
+        estimate,
+        options.limits,
+        observation.sendDone,
+      );
+      if (decision == null) return "waiting";
+      this.#stop = { ...decision, estimate };
+      return "stopped";
     }
     if (nowMs - options.startMs >= options.timeoutSeconds * 1000) {
       return "timed out";

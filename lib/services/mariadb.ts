@@ -16,7 +16,9 @@ import {
   runSetup,
   type ServerProcess,
 } from "./server.ts";
-import { findBinary, unreachableError, withTimeout } from "./util.ts";
+import { withTimeout } from "../system/sleep.ts";
+import { findBinary } from "./binaries.ts";
+import { unreachableError } from "./unreachable.ts";
 
 /** How long `mariadb-install-db` plus the first connection may take. */
 const START_TIMEOUT_MS = 30_000;

@@ -15,13 +15,10 @@ import {
   runSetup,
   type ServerProcess,
 } from "./server.ts";
-import {
-  findBinary,
-  type SpawnLoggedOptions,
-  UnreachableError,
-  unreachableError,
-  withTimeout,
-} from "./util.ts";
+import type { SpawnLoggedOptions } from "../system/logged_process.ts";
+import { withTimeout } from "../system/sleep.ts";
+import { findBinary } from "./binaries.ts";
+import { UnreachableError, unreachableError } from "./unreachable.ts";
 
 /** How long `initdb` plus the first accepted connection may take. */
 const START_TIMEOUT_MS = 20_000;

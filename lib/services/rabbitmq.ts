@@ -14,26 +14,22 @@ import {
   liveDescendants,
   type ProcEntry,
 } from "../system/procstat.ts";
-import { sleep } from "../system/sleep.ts";
+import { sleep, withTimeout } from "../system/sleep.ts";
 import {
   freePort,
   launchServer,
   restartableServer,
   type ServerProcess,
+  startError,
 } from "./server.ts";
 import type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
 } from "./types.ts";
-import {
-  findBinary,
-  redactUrl,
-  startError,
-  UnreachableError,
-  unreachableError,
-  withTimeout,
-} from "./util.ts";
+import { findBinary } from "./binaries.ts";
+import { redactUrl } from "./url_password.ts";
+import { UnreachableError, unreachableError } from "./unreachable.ts";
 
 /**
  * How long a throwaway node may take to accept AMQP connections.  It takes

@@ -14,12 +14,9 @@ import {
   restartableServer,
   type ServerProcess,
 } from "./server.ts";
-import {
-  UnreachableError,
-  unreachableError,
-  withTimeout,
-  writeAll,
-} from "./util.ts";
+import { writeAll } from "../system/logged_process.ts";
+import { withTimeout } from "../system/sleep.ts";
+import { UnreachableError, unreachableError } from "./unreachable.ts";
 
 /** How long a throwaway Redis may take to answer PING. */
 const START_TIMEOUT_MS = 10_000;

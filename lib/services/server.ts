@@ -13,14 +13,14 @@ import {
 } from "../system/procstat.ts";
 import { sleep } from "../system/sleep.ts";
 import type { StartedServer } from "./types.ts";
+import { errorMessage } from "../results/error_message.ts";
 import {
-  errorMessage,
-  findBinary,
   type LoggedProcess,
+  logTail,
   spawnLogged,
   type SpawnLoggedOptions,
-  startError,
-} from "./util.ts";
+} from "../system/logged_process.ts";
+import { findBinary } from "./binaries.ts";
 
 /**
  * Finds a free TCP port on 127.0.0.1 by listening on port 0.  Another
@@ -351,4 +351,17 @@ export async function killProcessTree(root: LoggedProcess): Promise<void> {
     }
     await sleep(10);
   }
+}
+
+/** Builds an error for a server that failed to start, with its log tail. */
+export async function startError(
+  what: string,
+  reason: string,
+  logPath: string,
+): Promise<Error> {
+  const tail = await logTail(logPath);
+  return new Error(
+    `${what} failed to start: ${reason}` +
+      (tail ? `\n--- ${logPath} (last lines) ---\n${tail}` : ""),
+  );
 }

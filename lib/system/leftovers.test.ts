@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { isRunning, Leftovers, ownerOf, selfIdentity } from "./leftovers.ts";
-import { findBinary } from "../services/util.ts";
+import { findBinary } from "../services/binaries.ts";
 import { isAlive, survivors } from "../testing/mod.ts";
 import { readStat } from "./procstat.ts";
 import { sleep } from "./sleep.ts";

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { readEnv } from "./env.ts";
 import { join } from "node:path";
 import { readStat } from "./procstat.ts";
 
@@ -61,11 +62,7 @@ export function isRunning(owner: ProcessIdentity): boolean {
 
 /** The folder where `Deno.makeTempDir` puts its folders. */
 export function tempRoot(): string {
-  let root: string | undefined;
-  try {
-    root = Deno.env.get("TMPDIR");
-  } catch { /* no env permission */ }
-  return root || "/tmp";
+  return readEnv("TMPDIR") ?? "/tmp";
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   ofType,
   parseMessage,
 } from "../ipc/messages.ts";
-import { leftovers } from "./leftovers.ts";
+import { spawnProcess } from "./spawn.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url);
 
@@ -71,7 +71,7 @@ export class Child {
    * the bench, which stops its children itself.
    */
   static spawn(options: ChildOptions): Child {
-    const command = new Deno.Command(Deno.execPath(), {
+    const spawned = spawnProcess(Deno.execPath(), {
       args: [
         "run",
         "--allow-all",
@@ -83,14 +83,9 @@ export class Child {
         JSON.stringify(options.spec),
       ],
       stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
       env: { NO_COLOR: "1" },
-      detached: true,
     });
-    const child = new Child(options.role, command.spawn());
-    leftovers.trackProcess(child.pid, child.exited);
-    return child;
+    return new Child(options.role, spawned);
   }
 
   /** Sends one command line to the process's stdin. */

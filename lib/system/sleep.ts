@@ -1,6 +1,6 @@
 /**
- * The one way this project waits: {@link sleep}, which an abort signal can cut
- * short.
+ * The ways this project waits: {@link sleep}, which an abort signal can cut
+ * short, and {@link withTimeout}, which bounds a wait.
  *
  * @module
  */
@@ -23,4 +23,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, Math.max(0, ms));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * Waits for `promise`, but rejects with `onTimeout()` after `ms`
+ * milliseconds.  A later rejection of `promise` is swallowed.
+ */
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => Error,
+): Promise<T> {
+  promise.catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

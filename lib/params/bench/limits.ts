@@ -41,3 +41,21 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 
 /** The level kept unless `--log-level` says otherwise. */
 export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
+
+/**
+ * The per-row budget of a default run, in seconds (`--budget`): chosen so
+ * that the default suite finishes in about 30 minutes on a 2-core machine
+ * (see docs/methodology.md, "A 30-minute default").
+ */
+export const DEFAULT_BUDGET_SECONDS = 120;
+
+/**
+ * How long a default run (`deno task bench`, no flags) takes on a 2-core
+ * machine, in minutes, as `--list` states it.  SIMULATED, not yet measured:
+ * `deno task backtest` replays the default budget over the published
+ * results' timelines (24.7 minutes, plus the per-row calibration); replace
+ * it with the measured wall time of the published default run.
+ */
+export const DEFAULT_RUN_MINUTES = 25;
+/** Whether {@link DEFAULT_RUN_MINUTES} is a simulation, not a measurement. */
+export const DEFAULT_RUN_SIMULATED = true;

@@ -116,7 +116,9 @@ Precedence: a flag, then its environment variable, then the --scenario
 preset, then the default.
 
 Exit codes: 0 every configuration that ran is ok (a rate run that fell behind,
-or a max-rate search, counts as measured); 1 some are failed or incomplete, or
+a max-rate search, or a row stopped by its budget with an estimate counts as
+measured); 1 some are failed or incomplete (stalled, out of time, or stopped
+by the budget before any rate could be measured), or
 the final write to OUT failed (the results are then in a
 fallback file it names, or on stdout); 2 bad input, or an --out that cannot be
 written (checked before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,

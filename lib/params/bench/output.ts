@@ -5,7 +5,11 @@
  */
 import { choice, seconds, text } from "../kinds.ts";
 import { repeated, toggle, value } from "../spec.ts";
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "./limits.ts";
+import {
+  DEFAULT_BUDGET_SECONDS,
+  DEFAULT_LOG_LEVEL,
+  LOG_LEVELS,
+} from "./limits.ts";
 
 /** The section of `--help` and the docs these belong to. */
 export const OUTPUT_SECTION = "Limits and output";
@@ -33,6 +37,28 @@ export const OUTPUT_PARAMS = [
     section: SECTION,
     affects: "nothing",
     record: { path: "stallTimeoutSeconds" },
+  }),
+  value({
+    name: "budgetSeconds",
+    flag: "budget",
+    kind: seconds(),
+    default: DEFAULT_BUDGET_SECONDS,
+    help: "per-row budget: a run still delivering after S seconds, or sure " +
+      "by its measured rate not to finish within S, is stopped and " +
+      "reported incomplete with a labelled estimate of its total time",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "budgetSeconds" },
+  }),
+  toggle({
+    name: "untilDone",
+    flag: "until-done",
+    default: false,
+    help: "no budget: measure every run to its end (the time limit still " +
+      "applies; raise --timeout for slow queues)",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "untilDone", when: "not-default" },
   }),
   value({
     name: "out",

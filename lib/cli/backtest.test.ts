@@ -1,0 +1,35 @@
+/**
+ * `deno task backtest` as a user runs it: on the published results, on a
+ * folder without any, and with a bad argument.
+ */
+import assert from "node:assert/strict";
+import { runDeno } from "../testing/mod.ts";
+
+const SCRIPT = new URL("./backtest.ts", import.meta.url).pathname;
+const RESULTS = new URL("../../results", import.meta.url).pathname;
+
+function backtest(args: string[]) {
+  return runDeno(["run", "--allow-read", SCRIPT, ...args]);
+}
+
+Deno.test("on the published results: the back-test and the budgets", async () => {
+  const { code, stdout, stderr } = await backtest([RESULTS]);
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /finished, at 25 %: \d+ cases, median \|error\|/);
+  assert.match(stdout, /finished, at the default's stop: \d+ cases/);
+  assert.match(stdout, /budget 120 s \(default\): [\d.]+ min/);
+});
+
+Deno.test("no results, or a bad argument: exit 2 with the fix", async () => {
+  const empty = await Deno.makeTempDir({ prefix: "backtest-" });
+  try {
+    const none = await backtest([empty]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no results file in .*; give a results folder/);
+  } finally {
+    await Deno.remove(empty, { recursive: true });
+  }
+  const bad = await backtest(["--budget", "3"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Usage: deno task backtest \[DIR\]/);
+});

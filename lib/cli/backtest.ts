@@ -1,0 +1,195 @@
+/**
+ * `deno task backtest [DIR]`: how well the estimator of unfinished rows
+ * does on recorded timelines, and how long a default run takes with each
+ * budget.  Reads `DIR/latest.json` and every `DIR/*\/latest.json` (default
+ * `results`); prints the back-test (each finished burst row cut at 25 % and
+ * 50 % of its deliveries and where the default budget stops it, its
+ * estimate against its measured total; each row the time limit cut off,
+ * cut at 25 % and 50 % of what it delivered, against when it did) and the
+ * simulation of `DIR/latest.json` under several budgets.  Exit codes: 0
+ * printed; 2 bad input or nothing to read.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
+import {
+  backTest,
+  type BackTestCase,
+  CUTS,
+  median,
+  projectionTest,
+  simulateSuite,
+} from "../run/backtest.ts";
+import { readSources } from "./advise.ts";
+
+const USAGE = `Usage: deno task backtest [DIR]
+
+Back-tests the estimate of unfinished rows on the timelines in DIR/latest.json
+and DIR/*/latest.json (default: results), and simulates how long the suite in
+DIR/latest.json takes with each per-row budget.`;
+
+/** Budgets the simulation tries, seconds. */
+const BUDGETS: readonly number[] = [60, 90, 120, 150, 180];
+/** Rows the simulation also tries leaving out. */
+const OPTIONAL_ROWS: readonly string[] = [
+  "deno-kv-single",
+  "deno-kv-single-x4",
+];
+
+function percent(value: number): string {
+  return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(0)} %`;
+}
+
+function minutes(seconds: number): string {
+  return `${(seconds / 60).toFixed(1)} min`;
+}
+
+/** The `q` quantile of some numbers (nearest rank). */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+function summary(cases: readonly BackTestCase[], label: string): string {
+  if (cases.length === 0) return `${label}: no cases`;
+  const errors = cases.map((c) => Math.abs(c.error));
+  const within = cases.filter((c) => c.withinBounds).length;
+  return `${label}: ${cases.length} cases, median |error| ` +
+    `${(median(errors) * 100).toFixed(0)} %, signed median ` +
+    `${percent(median(cases.map((c) => c.error)))}, 90th percentile ` +
+    `${(quantile(errors, 0.9) * 100).toFixed(0)} %, worst ` +
+    `${(Math.max(...errors) * 100).toFixed(0)} %; actual within bounds in ` +
+    `${within} of ${cases.length}`;
+}
+
+function cutLabel(cut: number | "stop"): string {
+  return cut === "stop" ? "stop" : `${cut * 100} %`;
+}
+
+function printCases(title: string, cases: readonly BackTestCase[]): void {
+  console.log(`\n${title}:\n`);
+  console.log(
+    "file | row | cut | at s | target | actual s | estimate s (bounds) | error",
+  );
+  for (const c of cases) {
+    const e = c.estimate;
+    console.log(
+      `${c.file} | ${c.id} | ${cutLabel(c.cut)} | ${c.atSeconds} | ` +
+        `${c.target} | ${c.actualSeconds.toFixed(1)} | ${e.totalSeconds} ` +
+        `(${e.lowSeconds}–${e.highSeconds}) | ${percent(c.error)}${
+          c.withinBounds ? "" : " (outside bounds)"
+        }`,
+    );
+  }
+}
+
+/** The command line; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.length > 1 || args.some((a) => a.startsWith("-"))) {
+    console.error(`error: unexpected ${args.join(" ")}\n\n${USAGE}`);
+    return 2;
+  }
+  const dir = args[0] ?? "results";
+  const sources = await readSources(dir);
+  if (sources.length === 0) {
+    console.error(`error: no results file in ${dir}; give a results folder`);
+    return 2;
+  }
+  const limits = (timeoutSeconds: number) => ({
+    budgetSeconds: DEFAULT_BUDGET_SECONDS,
+    timeoutSeconds,
+  });
+  const cases = sources.flatMap((s) =>
+    backTest(
+      s.path,
+      s.document.results,
+      limits(s.document.params.timeoutSeconds),
+    )
+  );
+  const projections = sources.flatMap((s) =>
+    projectionTest(s.path, s.document.results)
+  );
+  printCases(
+    "Finished rows, cut at a share of their deliveries and where the " +
+      `default budget (${DEFAULT_BUDGET_SECONDS} s) stops them`,
+    cases,
+  );
+  printCases(
+    "Rows the time limit cut off, cut at a share of what they delivered, " +
+      "against when they delivered it",
+    projections,
+  );
+  console.log("\nSummary (error = estimate / actual − 1):");
+  for (const cut of CUTS) {
+    const label = `${cut * 100} %`;
+    console.log(
+      summary(cases.filter((c) => c.cut === cut), `finished, at ${label}`),
+    );
+  }
+  console.log(
+    summary(
+      cases.filter((c) => c.cut === "stop"),
+      "finished, at the default's stop",
+    ),
+  );
+  for (const cut of CUTS) {
+    console.log(
+      summary(
+        projections.filter((c) => c.cut === cut),
+        `cut off, at ${cut * 100} %`,
+      ),
+    );
+  }
+
+  const suitePath = resolve(dir, "latest.json");
+  const suite = sources.find((s) => resolve(s.path) === suitePath);
+  if (suite == null) return 0;
+  const { document } = suite;
+  console.log(
+    `\nThe suite of ${suite.path} replayed under each budget (recorded wall time ` +
+      `${
+        minutes(
+          (Date.parse(document.finishedAt ?? document.startedAt) -
+            Date.parse(document.startedAt)) / 1000,
+        )
+      }), time limit ${document.params.timeoutSeconds} s:`,
+  );
+  for (const budget of BUDGETS) {
+    const limits = {
+      budgetSeconds: budget,
+      timeoutSeconds: document.params.timeoutSeconds,
+    };
+    const all = simulateSuite(document, limits);
+    const without = simulateSuite(document, limits, OPTIONAL_ROWS);
+    const finished = all.rows.filter((r) => r.finished).length;
+    console.log(
+      `budget ${budget} s${
+        budget === DEFAULT_BUDGET_SECONDS ? " (default)" : ""
+      }: ` +
+        `${minutes(all.totalSeconds)}, ${finished} of ${all.rows.length} ` +
+        `rows finish; without ${OPTIONAL_ROWS.join(", ")}: ` +
+        `${minutes(without.totalSeconds)} (overhead ` +
+        `${all.overheadSeconds.toFixed(1)} s per row)`,
+    );
+  }
+  const chosen = simulateSuite(document, {
+    budgetSeconds: DEFAULT_BUDGET_SECONDS,
+    timeoutSeconds: document.params.timeoutSeconds,
+  });
+  console.log(`\nRows with the default budget of ${DEFAULT_BUDGET_SECONDS} s:`);
+  for (const row of chosen.rows) {
+    console.log(
+      `${row.id}: ${row.seconds.toFixed(0)} s${
+        row.finished ? " (finishes)" : `, ${row.reason}`
+      }`,
+    );
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

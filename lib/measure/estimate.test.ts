@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { type DeliveryPoint, estimateTotal } from "./estimate.ts";
+
+/** Cumulative points once a second of a run whose rate at `t` is `rate(t)`. */
+function run(
+  rate: (t: number) => number,
+  untilSeconds: number,
+): DeliveryPoint[] {
+  const points: DeliveryPoint[] = [];
+  let delivered = 0;
+  for (let t = 1; t <= untilSeconds; t++) {
+    delivered += rate(t);
+    points.push([t, Math.round(delivered)]);
+  }
+  return points;
+}
+
+/** The second at which a run at `rate(t)` reaches `expected`. */
+function finish(rate: (t: number) => number, expected: number): number {
+  let delivered = 0;
+  for (let t = 1;; t++) {
+    delivered += rate(t);
+    if (delivered >= expected) return t;
+  }
+}
+
+Deno.test("a constant rate gives the exact total", () => {
+  const estimate = estimateTotal({
+    points: run(() => 100, 60),
+    nowSeconds: 60,
+    expected: 10_000,
+  });
+  assert.ok(estimate != null);
+  assert.equal(estimate.totalSeconds, 100);
+  assert.equal(estimate.lowSeconds, 70);
+  assert.equal(estimate.highSeconds, 140);
+  assert.equal(estimate.deliveriesPerSecond, 100);
+  assert.equal(estimate.windowSeconds, 30);
+  assert.match(estimate.basis, /recent half of the run/);
+  assert.match(estimate.basis, /6,000 of 10,000 delivered in 60 s/);
+});
+
+for (
+  const [name, rate] of [
+    ["rising", (t: number) => 20 + t / 5],
+    ["falling", (t: number) => 15 * Math.exp(-t / 400) + 5],
+  ] as const
+) {
+  Deno.test(`a ${name} rate: the recent half beats the whole run's average`, () => {
+    const expected = 8_000;
+    const actual = finish(rate, expected);
+    const now = Math.round(actual / 4);
+    const points = run(rate, now);
+    const estimate = estimateTotal({ points, nowSeconds: now, expected });
+    assert.ok(estimate != null);
+    const average = now * expected / points[points.length - 1][1];
+    assert.ok(
+      Math.abs(estimate.totalSeconds - actual) < Math.abs(average - actual),
+      `estimate ${estimate.totalSeconds} s, average ${average} s, actual ${actual} s`,
+    );
+    assert.ok(estimate.lowSeconds <= actual && actual <= estimate.highSeconds);
+  });
+}
+
+Deno.test("batches a minute apart are measured over whole gaps", () => {
+  // 1,000 deliveries at 60, 120 and 180 s, none in between.
+  const points: DeliveryPoint[] = [[60, 1_000], [120, 2_000], [180, 3_000]];
+  const estimate = estimateTotal({ points, nowSeconds: 185, expected: 10_000 });
+  assert.ok(estimate != null);
+  // Twice the 60 s gap: the batches at 120 and 180 s over 120 s.
+  assert.equal(estimate.windowSeconds, 120);
+  assert.equal(estimate.longestGapSeconds, 60);
+  assert.equal(estimate.deliveriesPerSecond, 16.67);
+  assert.equal(estimate.totalSeconds, 185 + 7_000 * 60 / 1_000);
+  assert.match(estimate.basis, /twice the longest gap between deliveries/);
+  // Half the run (92.5 s) would have counted two batches in too short a
+  // window: the rate would be 2,000 / 92.5 = 21.6/s.
+});
+
+Deno.test("the start-up wait does not dilute the rate", () => {
+  // Nothing for 50 s, then 10 a second.
+  const points = run((t) => t > 50 ? 10 : 0, 100);
+  const estimate = estimateTotal({ points, nowSeconds: 100, expected: 1_000 });
+  assert.ok(estimate != null);
+  assert.equal(estimate.deliveriesPerSecond, 10);
+  assert.equal(estimate.totalSeconds, 150);
+});
+
+Deno.test("no rate, no estimate", () => {
+  assert.equal(
+    estimateTotal({ points: [], nowSeconds: 40, expected: 100 }),
+    null,
+  );
+  // Everything delivered already.
+  assert.equal(
+    estimateTotal({ points: [[5, 100]], nowSeconds: 40, expected: 100 }),
+    null,
+  );
+  // A single batch: nothing after the window's start.
+  assert.equal(
+    estimateTotal({ points: [[30, 10]], nowSeconds: 40, expected: 100 }),
+    null,
+  );
+});
+
+Deno.test("points after now are ignored", () => {
+  const points = run(() => 10, 100);
+  const estimate = estimateTotal({ points, nowSeconds: 50, expected: 1_000 });
+  assert.ok(estimate != null);
+  assert.equal(estimate.delivered, 500);
+  assert.equal(estimate.totalSeconds, 100);
+});

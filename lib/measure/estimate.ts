@@ -1,0 +1,154 @@
+/**
+ * Estimates when a run that is still delivering would deliver its last
+ * message, from its delivery timeline so far: the rate over the recent half
+ * of the run (at least twice the longest gap between deliveries, so that a
+ * queue that delivers in batches is measured over whole batches), the
+ * remaining deliveries at that rate, and bounds for a rest that goes 4×
+ * faster or 2× slower.  Pure arithmetic on `[seconds, delivered]` points:
+ * the runner feeds it live readings, `deno task backtest` a published
+ * timeline.  See docs/methodology.md for the method and its back-test.
+ *
+ * @module
+ */
+
+/** The bound below: the rest of the run going this much faster. */
+export const FASTER_BOUND = 4;
+/** The bound above: the rest of the run going this much slower. */
+export const SLOWER_BOUND = 2;
+
+/** `[seconds since the first sendActivity call, distinct deliveries so far]`. */
+export type DeliveryPoint = readonly [number, number];
+
+/** What {@link estimateTotal} needs. */
+export interface EstimateInput {
+  /**
+   * Cumulative deliveries over time, in time order; points where the count
+   * did not change may be left out.
+   */
+  readonly points: readonly DeliveryPoint[];
+  /** Seconds since the first `sendActivity` call, now. */
+  readonly nowSeconds: number;
+  /** Deliveries the run must see in all (expected minus gone ones). */
+  readonly expected: number;
+}
+
+/** An estimate of a run's total time and how it was made. */
+export interface TotalEstimate {
+  /** Estimated seconds from the start to the last delivery. */
+  readonly totalSeconds: number;
+  /** If the rest went {@link FASTER_BOUND}× faster. */
+  readonly lowSeconds: number;
+  /** If the rest went {@link SLOWER_BOUND}× slower. */
+  readonly highSeconds: number;
+  /** Deliveries per second over the window. */
+  readonly deliveriesPerSecond: number;
+  /** The window the rate was measured over, in seconds, ending now. */
+  readonly windowSeconds: number;
+  /** The longest gap between deliveries so far, in seconds. */
+  readonly longestGapSeconds: number;
+  /** Deliveries so far. */
+  readonly delivered: number;
+  /** How it was made, in words. */
+  readonly basis: string;
+}
+
+/**
+ * The estimated total time of a run from its deliveries so far, or `null`
+ * when there is no rate to go by: nothing delivered yet, nothing delivered
+ * within the window, or everything already delivered.
+ *
+ * The window ends now and spans half the time so far, or twice the longest
+ * gap between two deliveries (the trailing wait since the last delivery
+ * counts as a gap) when that is longer; it never reaches back before the
+ * first delivery, so the start-up wait does not dilute the rate, and the
+ * deliveries at its very start do not count in it.
+ */
+export function estimateTotal(input: EstimateInput): TotalEstimate | null {
+  const { points, nowSeconds, expected } = input;
+  const increases = increasesOf(points, nowSeconds);
+  if (increases.length === 0) return null;
+  const delivered = increases[increases.length - 1][1];
+  const remaining = expected - delivered;
+  if (remaining <= 0) return null;
+  const first = increases[0][0];
+  let longestGap = nowSeconds - increases[increases.length - 1][0];
+  for (let i = 1; i < increases.length; i++) {
+    longestGap = Math.max(longestGap, increases[i][0] - increases[i - 1][0]);
+  }
+  const wanted = Math.max(nowSeconds / 2, 2 * longestGap);
+  const start = Math.max(first, nowSeconds - wanted);
+  const window = nowSeconds - start;
+  if (window <= 0) return null;
+  const inWindow = delivered - deliveredAt(increases, start);
+  if (inWindow <= 0) return null;
+  const rate = inWindow / window;
+  const rest = remaining / rate;
+  const capped = start > nowSeconds - wanted;
+  const basis = `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+    `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
+    `last ${seconds(window)} (${
+      capped
+        ? "since the first delivery"
+        : wanted > nowSeconds / 2
+        ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
+        : "the recent half of the run"
+    }); the remaining ${fmt(remaining)} at that rate, bounds ` +
+    `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`;
+  return {
+    totalSeconds: round1(nowSeconds + rest),
+    lowSeconds: round1(nowSeconds + rest / FASTER_BOUND),
+    highSeconds: round1(nowSeconds + rest * SLOWER_BOUND),
+    deliveriesPerSecond: Math.round(rate * 100) / 100,
+    windowSeconds: round1(window),
+    longestGapSeconds: round1(longestGap),
+    delivered,
+    basis,
+  };
+}
+
+/**
+ * The points up to `nowSeconds` at which the count rose, in time order
+ * (the first with a count above zero included).
+ */
+function increasesOf(
+  points: readonly DeliveryPoint[],
+  nowSeconds: number,
+): DeliveryPoint[] {
+  const increases: DeliveryPoint[] = [];
+  let last = 0;
+  for (const point of points) {
+    if (point[0] > nowSeconds) break;
+    if (point[1] > last) {
+      increases.push(point);
+      last = point[1];
+    }
+  }
+  return increases;
+}
+
+/** Deliveries counted at or before `seconds` (0 before the first). */
+function deliveredAt(
+  increases: readonly DeliveryPoint[],
+  seconds: number,
+): number {
+  let low = 0;
+  let high = increases.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (increases[mid][0] <= seconds) low = mid + 1;
+    else high = mid;
+  }
+  return low === 0 ? 0 : increases[low - 1][1];
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function fmt(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+function seconds(value: number): string {
+  return `${Math.round(value)} s`;
+}

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import { PARAMS, result } from "../testing/chart_fixtures.ts";
+import {
+  backTest,
+  overheadPerRow,
+  projectionTest,
+  simulateRow,
+  simulateSuite,
+} from "./backtest.ts";
+
+/** A burst row at a constant `rate` with `expected` deliveries. */
+function steady(
+  driver: string,
+  rate: number,
+  expected: number,
+  cutAtSeconds?: number,
+): ConfigurationResult {
+  const total = expected / rate;
+  const end = Math.min(total, cutAtSeconds ?? Infinity);
+  const cumulative: [number, number][] = [];
+  for (let t = 1; t <= Math.ceil(end); t++) {
+    cumulative.push([t, Math.min(expected, Math.round(t * rate))]);
+  }
+  const finished = cutAtSeconds == null || cutAtSeconds >= total;
+  return result(driver, 1, finished ? "ok" : "incomplete", {
+    expected,
+    delivered: cumulative.at(-1)![1],
+    totalSeconds: finished ? total : null,
+    elapsedSeconds: end,
+    reason: finished ? null : `timed out after ${cutAtSeconds} s`,
+    timeline: {
+      bucketSeconds: 1,
+      deliveries: [],
+      cumulative,
+      queueDepth: [],
+    },
+  });
+}
+
+Deno.test("a constant row back-tests exactly at every cut", () => {
+  const row = steady("postgres", 100, 20_000);
+  const cases = backTest("x.json", [row], {
+    budgetSeconds: 120,
+    timeoutSeconds: 600,
+  });
+  assert.deepEqual(cases.map((c) => c.cut), [0.25, 0.5, "stop"]);
+  for (const c of cases) {
+    assert.ok(Math.abs(c.error) < 0.01, `${c.cut}: ${c.error}`);
+    assert.ok(c.withinBounds);
+  }
+  // 200 s at 100/s: at 30 s, even 4× faster is 30 + 170 / 4 = 72.5 s; the
+  // bound passes 120 s once t + (200 − t) / 4 > 120, at t > 93.3 s.
+  assert.equal(cases[2].atSeconds, 94);
+});
+
+Deno.test("a row cut off is projected to how far it got", () => {
+  const row = steady("redis", 10, 50_000, 600);
+  const [quarter, half] = projectionTest("x.json", [row]);
+  assert.equal(quarter.target, 6_000);
+  assert.equal(quarter.actualSeconds, 600);
+  assert.ok(Math.abs(quarter.error) < 0.01);
+  assert.equal(half.cut, 0.5);
+});
+
+Deno.test("the simulation stops hopeless rows early and keeps quick ones", () => {
+  const limits = { budgetSeconds: 120, timeoutSeconds: 600 };
+  const quick = simulateRow(steady("none", 500, 30_000), limits);
+  assert.deepEqual(quick, {
+    id: "none",
+    seconds: 60,
+    finished: true,
+    reason: null,
+  });
+  const slow = simulateRow(steady("redis", 10, 50_000, 600), limits);
+  assert.equal(slow.finished, false);
+  assert.equal(slow.seconds, 30);
+  assert.match(slow.reason!, /cannot finish within the budget/);
+  // Without a budget the time limit binds.
+  const untilDone = simulateRow(steady("redis", 10, 50_000, 600), {
+    budgetSeconds: null,
+    timeoutSeconds: 600,
+  });
+  assert.equal(untilDone.seconds, 30);
+  assert.match(untilDone.reason!, /within the time limit of 600 s/);
+});
+
+Deno.test("a suite's simulated time adds each row's overhead", () => {
+  const rows = [steady("none", 500, 30_000), steady("redis", 10, 50_000, 600)];
+  const document: ResultsDocument = {
+    schemaVersion: 1,
+    startedAt: "2025-01-01T00:00:00.000Z",
+    // 660 s measured, 700 s in all: 20 s per row besides.
+    finishedAt: "2025-01-01T00:11:40.000Z",
+    params: PARAMS,
+    results: rows,
+  };
+  assert.equal(overheadPerRow(document), 20);
+  const suite = simulateSuite(document, {
+    budgetSeconds: 120,
+    timeoutSeconds: 600,
+  });
+  assert.equal(suite.totalSeconds, 60 + 30 + 2 * 20);
+  assert.equal(
+    simulateSuite(document, { budgetSeconds: 120, timeoutSeconds: 600 }, [
+      "redis",
+    ]).totalSeconds,
+    80,
+  );
+});

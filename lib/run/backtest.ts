@@ -1,0 +1,282 @@
+/**
+ * Checks the estimator and the stop rule against recorded timelines: cuts
+ * each finished row of a results file at a share of its deliveries and
+ * where the default's stop rule would stop it, estimates its total from
+ * what came before the cut, and compares with the total it measured (the
+ * back-test), and does the same for rows the time limit cut off, against
+ * how far they got; and replays the stop rule over a
+ * suite's timelines to say how long that suite would have taken with a
+ * given budget (the simulation behind the default budget).  Pure: `deno
+ * task backtest` (`lib/cli/backtest.ts`) reads the files and prints.
+ *
+ * @module
+ */
+import {
+  type DeliveryPoint,
+  estimateTotal,
+  type TotalEstimate,
+} from "../measure/estimate.ts";
+import type {
+  ConfigurationResult,
+  ResultsDocument,
+  RunResult,
+} from "../results/types.ts";
+import { type RunLimits, stopDecision } from "./budget.ts";
+
+/** The shares of its deliveries at which a finished row is cut. */
+export const CUTS: readonly number[] = [0.25, 0.5];
+
+/** One cut of one recorded row. */
+export interface BackTestCase {
+  /** Where the row came from, e.g. `results/latest.json`. */
+  readonly file: string;
+  /** The row's id. */
+  readonly id: string;
+  /**
+   * Where the row was cut: a share of its deliveries (`0.25`), or
+   * `"stop"`, where the default budget's stop rule stops it.
+   */
+  readonly cut: number | "stop";
+  /** Seconds from the start at the cut. */
+  readonly atSeconds: number;
+  /** Deliveries the estimate aims at. */
+  readonly target: number;
+  /** Seconds the row took to make {@link target} deliveries, measured. */
+  readonly actualSeconds: number;
+  /** The estimate at the cut. */
+  readonly estimate: TotalEstimate;
+  /** `estimate / actual − 1`. */
+  readonly error: number;
+  /** Whether the actual time lies within the estimate's bounds. */
+  readonly withinBounds: boolean;
+}
+
+/** The cumulative deliveries of a run's timeline as estimator points. */
+export function timelinePoints(run: RunResult): DeliveryPoint[] {
+  return (run.timeline?.cumulative ?? []).map(([t, n]) => [t, n]);
+}
+
+/** Whether a row is a burst: no steady load, search, idle or crash test. */
+function isBurst(row: RunResult): boolean {
+  return row.timeline != null && row.load == null && row.maxRate == null &&
+    row.idle == null && (row.crashes == null || row.crashes.length === 0) &&
+    (row.gone ?? 0) === 0;
+}
+
+/**
+ * Whether a row is a burst that finished, with a timeline worth cutting:
+ * at least `minDeliveries` deliveries over at least `minSeconds`.
+ */
+export function backTestable(
+  row: RunResult,
+  minDeliveries = 1_000,
+  minSeconds = 20,
+): boolean {
+  return isBurst(row) && row.status === "ok" && row.totalSeconds != null &&
+    row.totalSeconds >= minSeconds && row.delivered >= minDeliveries;
+}
+
+/** One case: the estimate at `atSeconds` of the time to `target`. */
+function testCase(
+  file: string,
+  row: ConfigurationResult,
+  cut: number | "stop",
+  atSeconds: number,
+  target: number,
+  actualSeconds: number,
+): BackTestCase | null {
+  const estimate = estimateTotal({
+    points: timelinePoints(row),
+    nowSeconds: atSeconds,
+    expected: target,
+  });
+  if (estimate == null) return null;
+  return {
+    file,
+    id: row.id,
+    cut,
+    atSeconds,
+    target,
+    actualSeconds,
+    estimate,
+    error: estimate.totalSeconds / actualSeconds - 1,
+    withinBounds: estimate.lowSeconds <= actualSeconds &&
+      actualSeconds <= estimate.highSeconds,
+  };
+}
+
+/**
+ * The back-test cases of one results file's finished burst rows: each cut
+ * at the shares `cuts` of its deliveries, and where the stop rule under
+ * `limits` would stop it (when it would), against its measured total.
+ */
+export function backTest(
+  file: string,
+  rows: readonly ConfigurationResult[],
+  limits?: RunLimits,
+  cuts: readonly number[] = CUTS,
+): BackTestCase[] {
+  const cases: BackTestCase[] = [];
+  for (const row of rows) {
+    if (!backTestable(row)) continue;
+    const points = timelinePoints(row);
+    const actual = row.totalSeconds!;
+    for (const cut of cuts) {
+      const at = points.find(([, n]) => n >= cut * row.expected);
+      if (at == null || at[1] >= row.expected) continue;
+      const c = testCase(file, row, cut, at[0], row.expected, actual);
+      if (c != null) cases.push(c);
+    }
+    if (limits == null) continue;
+    const stop = simulateRow(row, limits);
+    if (stop.finished) continue;
+    const c = testCase(file, row, "stop", stop.seconds, row.expected, actual);
+    if (c != null) cases.push(c);
+  }
+  return cases;
+}
+
+/**
+ * The back-test of rows the time limit cut off, which never finished: each
+ * cut at the shares `cuts` of the deliveries it made, and its estimate of
+ * when it would make them all against when it did (its last delivery).
+ * These rows are the queues whose rate changes as their backlog does.
+ */
+export function projectionTest(
+  file: string,
+  rows: readonly ConfigurationResult[],
+  cuts: readonly number[] = CUTS,
+): BackTestCase[] {
+  const cases: BackTestCase[] = [];
+  for (const row of rows) {
+    if (!isBurst(row) || row.status !== "incomplete") continue;
+    if (!/^timed out/.test(row.reason ?? "")) continue;
+    const points = timelinePoints(row);
+    const final = points.at(-1)?.[1] ?? 0;
+    if (final < 1_000) continue;
+    const reached = points.find(([, n]) => n >= final)![0];
+    const actual = Math.min(reached, row.elapsedSeconds ?? reached);
+    for (const cut of cuts) {
+      const at = points.find(([, n]) => n >= cut * final);
+      if (at == null || at[1] >= final) continue;
+      const c = testCase(file, row, cut, at[0], final, actual);
+      if (c != null) cases.push(c);
+    }
+  }
+  return cases;
+}
+
+/** The median of some numbers; `NaN` when there are none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? sorted[mid]
+    : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** How one row would have gone under some limits. */
+export interface SimulatedRow {
+  /** The row's id. */
+  readonly id: string;
+  /** Seconds the row would have run (start to stop or last delivery). */
+  readonly seconds: number;
+  /** Whether it would have finished. */
+  readonly finished: boolean;
+  /** The stop's reason, when it would have been stopped. */
+  readonly reason: string | null;
+}
+
+/** A suite replayed under some limits. */
+export interface SimulatedSuite {
+  /** Each row. */
+  readonly rows: readonly SimulatedRow[];
+  /** Seconds per row besides its measured time (start-up, teardown, …). */
+  readonly overheadSeconds: number;
+  /** The suite's simulated wall time, overhead included. */
+  readonly totalSeconds: number;
+}
+
+/**
+ * Replays the stop rule over one recorded row, deciding at each of its
+ * timeline's bucket ends (and at the limits) as the watch would at its
+ * polls, judging it early only once its recorded send loop was over: the
+ * row finishes at its measured total unless the rule stops it
+ * first.  A row that did not finish in the recording stops where it was
+ * cut at the latest.
+ */
+export function simulateRow(
+  row: RunResult & { id: string },
+  limits: RunLimits,
+): SimulatedRow {
+  const points = timelinePoints(row);
+  const finishAt = row.status === "ok" ? row.totalSeconds : null;
+  const recordedEnd = row.elapsedSeconds ?? Infinity;
+  const times = [
+    ...new Set([
+      ...points.map(([t]) => t),
+      ...(limits.budgetSeconds == null ? [] : [limits.budgetSeconds]),
+      limits.timeoutSeconds,
+    ]),
+  ].sort((a, b) => a - b);
+  for (const t of times) {
+    if (finishAt != null && t >= finishAt) {
+      return { id: row.id, seconds: finishAt, finished: true, reason: null };
+    }
+    if (t > recordedEnd) break;
+    const estimate = estimateTotal({
+      points,
+      nowSeconds: t,
+      expected: row.expected,
+    });
+    const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
+    const stop = stopDecision(t, estimate, limits, sendDone);
+    if (stop != null) {
+      return { id: row.id, seconds: t, finished: false, reason: stop.reason };
+    }
+  }
+  return finishAt != null
+    ? { id: row.id, seconds: finishAt, finished: true, reason: null }
+    : {
+      id: row.id,
+      seconds: Math.min(recordedEnd, limits.timeoutSeconds),
+      finished: false,
+      reason: "cut where the recording ends",
+    };
+}
+
+/**
+ * Seconds per row that a suite spent besides its rows' measured times:
+ * its wall time minus the sum of their elapsed times, over the rows.
+ */
+export function overheadPerRow(document: ResultsDocument): number {
+  const { startedAt, finishedAt, results } = document;
+  if (finishedAt == null || results.length === 0) return 0;
+  const wall = (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000;
+  let measured = 0;
+  for (const row of results) {
+    for (const run of row.runs ?? [row]) measured += run.elapsedSeconds ?? 0;
+  }
+  return Math.max(0, (wall - measured) / results.length);
+}
+
+/**
+ * How long a recorded suite would have taken under `limits`, leaving out
+ * the rows `skip` names.
+ */
+export function simulateSuite(
+  document: ResultsDocument,
+  limits: RunLimits,
+  skip: readonly string[] = [],
+): SimulatedSuite {
+  const overheadSeconds = overheadPerRow(document);
+  const rows = document.results
+    .filter((row) => !skip.includes(row.id))
+    .map((row) => simulateRow(row, limits));
+  const totalSeconds = rows.reduce(
+    (sum, row) => sum + row.seconds + overheadSeconds,
+    0,
+  );
+  return { rows, overheadSeconds, totalSeconds };
+}
