@@ -136,12 +136,67 @@ Deno.test({
       }
       assert.match(result.stdout, /\| none +\| ok +\|/);
       assert.match(md, /\| postgres +\| failed +\|/);
+      // Provenance: the command line as run, this checkout's commit.
+      assert.deepEqual(document.environment?.command?.slice(0, 2), [
+        "TOTAL=3",
+        "RECIPIENTS=6",
+      ]);
+      assert.match(document.environment!.command![2], /bench\.ts$/);
+      assert.deepEqual(document.environment?.command?.slice(-2), [
+        "--out",
+        out,
+      ]);
+      assert.match(document.environment?.commit?.sha ?? "", /^[0-9a-f]{40}$/);
+      assert.ok((document.suiteSeconds ?? 0) > 0);
       const pids = document.results.flatMap((r) =>
         r.processes.map((p) => p.pid)
       );
       assert.deepEqual(await survivors(pids), []);
     } finally {
       await Deno.remove(out, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a plain run writes a new folder of runs/ with runs/latest pointing at it, never results/",
+  sanitizeResources: false,
+  async fn() {
+    const cwd = await Deno.makeTempDir();
+    try {
+      const result = await runDeno([
+        "run",
+        "-A",
+        "--unstable-kv",
+        "--config",
+        new URL("./deno.json", import.meta.url).pathname,
+        BENCH,
+        "--drivers",
+        "none",
+        "--parallel",
+        "1",
+        "--no-baseline",
+        "--no-calibrate",
+      ], { cwd, env: { TOTAL: "2", RECIPIENTS: "5" } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await exists(join(cwd, "results")), false);
+      const runs = [...Deno.readDirSync(join(cwd, "runs"))].map((e) => e.name)
+        .sort();
+      assert.equal(runs.length, 2, `a run folder and latest: ${runs}`);
+      assert.match(runs[0], /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+      assert.equal(runs[1], "latest");
+      const document: ResultsDocument = JSON.parse(
+        await Deno.readTextFile(join(cwd, "runs", "latest", "latest.json")),
+      );
+      assert.equal(document.results[0].status, "ok");
+      assert.match(
+        result.stdout,
+        new RegExp(`Results: runs/${runs[0]}/latest\\.json`),
+      );
+      assert.match(result.stdout, /deno task compare/);
+    } finally {
+      await Deno.remove(cwd, { recursive: true });
     }
   },
 });
@@ -164,6 +219,9 @@ Deno.test({
         "1",
         "--no-baseline",
         "--no-calibrate",
+        // A seed whose order runs none first, then redis.
+        "--order-seed",
+        "1",
         "--total",
         "100",
         "--recipients",
@@ -202,6 +260,8 @@ Deno.test({
       const document: ResultsDocument = JSON.parse(
         await Deno.readTextFile(join(out, "latest.json")),
       );
+      assert.deepEqual(document.rounds, [["none", "redis"]]);
+      assert.equal(document.params.orderSeed, 1);
       const [none, redis] = document.results;
       assert.equal(none.status, "ok", "the finished configuration is kept");
       assert.equal(redis.status, "incomplete");

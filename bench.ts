@@ -11,6 +11,7 @@ import {
 } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
 import {
+  ENV_NAMES,
   HELP,
   parseCli,
   SCENARIOS,
@@ -38,7 +39,13 @@ import {
   runSuite,
   sameMeasurement,
 } from "./lib/run/suite.ts";
-import { toFileUrl } from "./lib/cli/paths.ts";
+import {
+  latestRun,
+  makeRunDir,
+  pointLatest,
+  toFileUrl,
+} from "./lib/cli/paths.ts";
+import { commandLine } from "./lib/measure/provenance.ts";
 import { Interrupter } from "./lib/cli/interrupt.ts";
 import { leftovers } from "./lib/system/leftovers.ts";
 import {
@@ -187,9 +194,15 @@ async function main(): Promise<number> {
         },
       );
 
+  // A plain run goes to a new folder of runs/, never over the published
+  // results; --resume without --out goes on in the latest run's folder.
+  const latest = options.out == null && options.resume
+    ? await latestRun()
+    : null;
+  const out = options.out ?? latest ?? await makeRunDir();
   let resumeFrom: ResultsDocument | undefined;
   if (options.resume) {
-    const path = join(options.out, "latest.json");
+    const path = join(out, "latest.json");
     try {
       resumeFrom = await readResultsDocument(path);
     } catch (error) {
@@ -222,12 +235,13 @@ async function main(): Promise<number> {
     );
   }
   try {
-    await checkOutputDir(options.out);
+    await checkOutputDir(out);
+    if (options.out == null) await pointLatest(out);
   } catch (error) {
     if (error instanceof OutputError) fail(error.message, 2);
     throw error;
   }
-  const output = new ResultsOutput(options.out);
+  const output = new ResultsOutput(out);
   const interrupter = new Interrupter({
     force: () => {
       leftovers.forceCleanup();
@@ -238,7 +252,8 @@ async function main(): Promise<number> {
   if (options.calibrate) {
     console.error(
       "calibrating: this machine's speed is measured for a few seconds at " +
-        "the start and the end (--no-calibrate skips it)",
+        "the start and the end, and about 3 s before each row " +
+        "(--no-calibrate skips it)",
     );
   }
   const tty = Deno.stderr.isTerminal();
@@ -251,7 +266,13 @@ async function main(): Promise<number> {
     parallel: options.parallel,
     driverModules: options.driverModules.map((m) => toFileUrl(m)),
     save: async (document, final) => void await output.save(document, final),
-    logDir: join(options.out, "logs"),
+    logDir: join(out, "logs"),
+    command: commandLine(
+      import.meta.url,
+      Deno.args,
+      Deno.env.toObject(),
+      ENV_NAMES,
+    ),
     signal: interrupter.signal,
     onProgress: progressPrinter(),
     onResult: (r, resumed) => {
@@ -269,7 +290,10 @@ async function main(): Promise<number> {
     console.log(table);
     if (saved.ok) {
       console.log(
-        `Results: ${options.out}/latest.json, ${options.out}/latest.md`,
+        `Results: ${out}/latest.json, ${out}/latest.md` +
+          (options.out == null
+            ? "\nCompare with the published results: deno task compare"
+            : ""),
       );
     } else if (saved.fallbackPath != null) {
       console.error(

@@ -2,7 +2,8 @@
  * fedify-queue-bench as a library: the driver registry, the `Driver`
  * contract for writing your own queue driver, and {@link runBenchmark}, which
  * runs a suite programmatically and returns the same results document that
- * `deno task bench` writes to `results/latest.json`.
+ * `deno task bench` writes to `OUT/latest.json` (by default a new folder of
+ * `runs/`; `--out results` for the published results).
  *
  * @example
  * ```ts ignore
@@ -167,9 +168,10 @@ export interface BenchmarkOptions {
   /** Live progress, about once a second. */
   readonly onProgress?: (progress: Progress) => void;
   /**
-   * Measure the machine's speed (RSA signatures, loopback HTTP) for a few
-   * seconds at the start and the end, so results can be compared fairly;
-   * default `true`.
+   * Measure the machine's speed (RSA signatures on one thread and on every
+   * core, loopback HTTP) for a few seconds at the start and the end, and
+   * for about 3 s before each run (its result's `calibration`), so results
+   * can be compared fairly; default `true`.
    */
   readonly calibrate?: boolean;
 }

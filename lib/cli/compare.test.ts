@@ -1,17 +1,23 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { makeRunDir, pointLatest } from "./paths.ts";
 import type { Spread } from "../results/types.ts";
 import { calibration, config, doc } from "../testing/comparison_fixtures.ts";
 import { runDeno } from "../testing/mod.ts";
 
 /** Runs `deno task compare` (read permission only) with `args`. */
 function cli(...args: string[]) {
+  return cliIn(undefined, ...args);
+}
+
+/** Runs `deno task compare` with `args` in the folder `cwd`. */
+function cliIn(cwd: string | undefined, ...args: string[]) {
   return runDeno([
     "run",
     "--allow-read",
     new URL("./compare.ts", import.meta.url).pathname,
     ...args,
-  ]);
+  ], { cwd });
 }
 
 /** Writes each document into a fresh folder and passes their paths. */
@@ -39,6 +45,43 @@ const SPREAD: Record<string, Spread> = {
   latencyP99Ms: { min: 45, max: 55 },
 };
 
+Deno.test("compare CLI: by default the latest run of runs/ against the published results/", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "compare-test-" });
+  try {
+    const none = await cliIn(dir);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no run in runs\/ to compare.*deno task bench/);
+    await Deno.mkdir(join(dir, "results"));
+    await Deno.writeTextFile(
+      join(dir, "results", "latest.json"),
+      JSON.stringify(doc([config("redis", 10, 100, 50)])),
+    );
+    const run = await makeRunDir(join(dir, "runs"));
+    await Deno.writeTextFile(
+      join(run, "latest.json"),
+      JSON.stringify(doc([config("redis", 20, 50, 50)])),
+    );
+    await pointLatest(run, join(dir, "runs"));
+    const both = await cliIn(dir);
+    assert.equal(both.code, 0, both.stderr);
+    assert.match(
+      both.stderr,
+      new RegExp(
+        `^Comparing results/latest\\.json \\(old\\) with ${
+          join("runs", basename(run), "latest.json").replaceAll(".", "\\.")
+        } \\(new\\)`,
+      ),
+    );
+    assert.match(both.stdout, /redis/);
+    // One file: the published results against it.
+    const one = await cliIn(dir, join(run, "latest.json"));
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stderr, /^Comparing results\/latest\.json \(old\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("compare CLI: bad usage and unreadable files exit 2", async () => {
   await withFiles({
     "old.json": doc([config("redis", 10, 100, 50)]),
@@ -57,10 +100,10 @@ Deno.test("compare CLI: bad usage and unreadable files exit 2", async () => {
     assert.equal(version.code, 2);
     assert.match(version.stderr, /v2\.json: unsupported schemaVersion 2/);
 
-    const usage = await cli(path("old.json"));
+    const usage = await cli(path("old.json"), path("old.json"), "x.json");
     assert.equal(usage.code, 2);
-    assert.match(usage.stderr, /expected two results files, got 1/);
-    assert.match(usage.stderr, /Usage: deno task compare OLD\.json NEW\.json/);
+    assert.match(usage.stderr, /expected at most two results files, got 3/);
+    assert.match(usage.stderr, /Usage: deno task compare \[\[OLD\] NEW\]/);
 
     for (const bad of ["ten", "-5%", "10%%", ""]) {
       const threshold = await cli(

@@ -2,7 +2,12 @@
  * The command line that compares two results files (see `comparison.ts`),
  * and optionally gates CI on regressions:
  *
- * `deno task compare OLD.json NEW.json [--fail-on-regression 10%]`
+ * `deno task compare [[OLD] NEW] [--fail-on-regression 10%]`
+ *
+ * OLD defaults to the published results (`results/latest.json`), NEW to the
+ * latest plain run (`runs/latest`), so that `deno task compare` after
+ * `deno task bench` compares that run with the published one.  A folder
+ * stands for its `latest.json`.
  *
  * Exit codes: 0, 1 when the gate finds a configuration worse beyond the
  * noise by more than the threshold (or missing from NEW), 2 for bad
@@ -16,9 +21,19 @@ import { compareResults, findRegressions } from "../report/comparison.ts";
 import { renderComparison, renderGate } from "../report/comparison_report.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
+import {
+  LATEST,
+  latestRun,
+  PUBLISHED_DIR,
+  resultsFile,
+  RUNS_DIR,
+} from "./paths.ts";
 
-const USAGE = "Usage: deno task compare OLD.json NEW.json " +
-  "[--fail-on-regression PERCENT]";
+const USAGE = "Usage: deno task compare [[OLD] NEW] " +
+  "[--fail-on-regression PERCENT]\n" +
+  `OLD: default ${PUBLISHED_DIR}/latest.json (the published results); ` +
+  `NEW: default ${RUNS_DIR}/${LATEST} (the latest \`deno task bench\`); ` +
+  "a folder stands for its latest.json";
 
 /** A command line the compare tool cannot act on. */
 class UsageError extends Error {}
@@ -47,6 +62,7 @@ function parseThreshold(text: string): number {
 export async function main(args: readonly string[]): Promise<number> {
   let paths: string[];
   let threshold: number | null = null;
+  let defaulted = false;
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
@@ -60,12 +76,15 @@ export async function main(args: readonly string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    if (positionals.length !== 2) {
+    if (positionals.length > 2) {
       throw new UsageError(
-        `expected two results files, got ${positionals.length}`,
+        `expected at most two results files, got ${positionals.length}`,
       );
     }
-    paths = positionals;
+    defaulted = positionals.length < 2;
+    paths = positionals.length === 2
+      ? positionals
+      : [PUBLISHED_DIR, positionals[0] ?? await newest()];
     const gate = values["fail-on-regression"];
     if (gate != null) threshold = parseThreshold(gate);
   } catch (error) {
@@ -74,7 +93,11 @@ export async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    const [oldDoc, newDoc] = await Promise.all(paths.map(readResultsDocument));
+    const files = await Promise.all(paths.map(resultsFile));
+    if (defaulted) {
+      console.error(`Comparing ${files[0]} (old) with ${files[1]} (new)`);
+    }
+    const [oldDoc, newDoc] = await Promise.all(files.map(readResultsDocument));
     const comparison = compareResults(oldDoc, newDoc);
     console.log(renderComparison(comparison).trimEnd());
     if (threshold == null) return 0;
@@ -98,6 +121,21 @@ export async function main(args: readonly string[]): Promise<number> {
     );
     return 2;
   }
+}
+
+/**
+ * The latest plain run's folder.
+ * @throws {UsageError} When there is none, naming the fix.
+ */
+async function newest(): Promise<string> {
+  const run = await latestRun();
+  if (run == null) {
+    throw new UsageError(
+      `no run in ${RUNS_DIR}/ to compare (${RUNS_DIR}/${LATEST} is missing): ` +
+        "run `deno task bench` first, or name the results file",
+    );
+  }
+  return run;
 }
 
 if (import.meta.main) {

@@ -13,7 +13,8 @@ Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
     stepTimeoutSeconds: 60,
     projectionBacklog: 50000,
     project: ["redis"],
-    outDir: "results/dequeue-cost",
+    // Never the published results/ by default.
+    outDir: "runs/dequeue-cost",
   });
   assert.equal(parseDequeueCostArgs(["--help"], {}), null);
   assert.equal(parseDequeueCostArgs(["-h"], {}), null);

@@ -69,5 +69,10 @@ export function suiteParams(options: CliOptions): SuiteParams {
   return options.params;
 }
 
+/** The environment variables the bench reads (`TOTAL`, `RECIPIENTS`, …). */
+export const ENV_NAMES: readonly string[] = BENCH.params.flatMap((spec) =>
+  spec.env == null ? [] : [spec.env]
+);
+
 /** The help text. */
 export const HELP: string = renderHelp(BENCH);

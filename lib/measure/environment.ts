@@ -7,6 +7,7 @@
  */
 import { cpus } from "node:os";
 import {
+  type Commit,
   type Environment,
   type SuiteParams,
   UNKNOWN,
@@ -23,6 +24,14 @@ export interface CollectEnvironmentOptions {
   readonly packages: readonly string[];
   /** Queue server versions, by service name. */
   readonly servers: Readonly<Record<string, string>>;
+  /**
+   * This project's commit (`readCommit()` of `provenance.ts`, read once
+   * when the suite starts: the results it writes may dirty the tree); not
+   * recorded when absent.
+   */
+  readonly commit?: Commit | null;
+  /** The command line as run; not recorded when absent. */
+  readonly command?: readonly string[] | null;
 }
 
 /**
@@ -71,6 +80,8 @@ export async function collectEnvironment(
     senderKeys: `RSA-${params.rsaBits} (RSASSA-PKCS1-v1_5, HTTP Signatures)` +
       " + Ed25519 (Object Integrity Proofs)",
     fanout: params.fanout,
+    ...(options.commit === undefined ? {} : { commit: options.commit }),
+    ...(options.command === undefined ? {} : { command: options.command }),
   };
 }
 

@@ -94,8 +94,9 @@ const PARAMS = [
     name: "out",
     flag: "out",
     kind: text("DIR"),
-    default: "results/dequeue-cost",
-    help: "where the files go",
+    default: "runs/dequeue-cost",
+    help: "where the files go (by default not the published " +
+      "results/dequeue-cost, which --out results/dequeue-cost replaces)",
     section: OPTIONS,
     affects: "nothing",
   }),

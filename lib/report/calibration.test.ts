@@ -29,3 +29,20 @@ Deno.test("renderCalibration: start, end, and a warning on drift", () => {
     /> \*\*Warning\*\*: the machine's speed changed during the suite .*\(RSA-2048 signatures 600\/s \(588–612\) → 450\/s \(441–459\), -25\.0%\)/,
   );
 });
+
+Deno.test("renderCalibration: the all-cores rate when recorded", () => {
+  const { start } = calibration(600, 9000);
+  const point = {
+    ...start,
+    rsaSignsPerSecondAllCores: 1100,
+    threads: 2,
+    spread: {
+      ...start.spread,
+      rsaSignsPerSecondAllCores: { min: 1050, max: 1150 },
+    },
+  };
+  assert.match(
+    renderCalibration({ start: point, end: null }),
+    /; RSA-2048 signatures on 2 threads 1,100\/s \(1,050–1,150\)/,
+  );
+});

@@ -1,17 +1,22 @@
 /**
  * Calibrations in words: a rate with its noise, a change between two, and
  * the calibration's lines in the report's "Machine" section, with a warning
- * when the machine's speed drifted during the suite.
+ * when the machine's speed drifted during the suite; and the rows' own
+ * calibrations: their spread over the suite, and the notice above the table
+ * naming the rows measured more than 10 % from the median.
  *
  * @module
  */
 import {
   CALIBRATION_RATES,
   type CalibrationRate,
+  DRIFT_LIMIT,
   driftOf,
   rateOf,
   type RateRange,
   type RateShift,
+  type RowDrift,
+  rowDrift,
 } from "../results/calibration.ts";
 import type { Calibration, CalibrationPoint } from "../results/types.ts";
 
@@ -53,6 +58,16 @@ export function renderCalibration(calibration: Calibration): string {
       CALIBRATION_RATES.map((rate) =>
         `${RATE_LABELS[rate]} ${formatRange(rateOf(p, rate))}`
       ).join("; ")
+    }${
+      p.rsaSignsPerSecondAllCores == null ||
+        p.spread.rsaSignsPerSecondAllCores == null
+        ? ""
+        : `; RSA-2048 signatures on ${p.threads ?? "all"} threads ${
+          formatRange({
+            value: p.rsaSignsPerSecondAllCores,
+            ...p.spread.rsaSignsPerSecondAllCores,
+          })
+        }`
     }`;
   const { start, end } = calibration;
   const lines = [
@@ -77,4 +92,102 @@ export function renderCalibration(calibration: Calibration): string {
     );
   }
   return lines.join("\n");
+}
+
+/** What each row rate is, for prose: `RSA-2048 signatures on 2 threads`. */
+function rowRateLabel(drift: RowDrift): string {
+  return drift.rate === "rsaSignsPerSecond"
+    ? "RSA-2048 signatures on one thread"
+    : `RSA-2048 signatures on ${drift.threads} threads (every core)`;
+}
+
+/** `480–600/s (median 580/s, a range of 20.7%)`. */
+function driftRange(drift: RowDrift): string {
+  const values = drift.rows.map((r) => r.value);
+  return `${whole.format(Math.min(...values))}–${
+    whole.format(Math.max(...values))
+  }/s (median ${whole.format(drift.median)}/s, a range of ${
+    (100 * drift.range).toFixed(1)
+  }%)`;
+}
+
+/**
+ * The notice above the report's table when the host's speed moved by more
+ * than {@link DRIFT_LIMIT} across the suite: how far, and which rows sat
+ * that far from the median.  `null` when no row did (or fewer than two
+ * rows were calibrated).
+ */
+export function renderDriftNotice(
+  results: readonly { id: string; calibration?: CalibrationPoint }[],
+): string | null {
+  const drifts = rowDrift(results);
+  const affected = new Map<string, string[]>();
+  for (const drift of drifts) {
+    for (const row of drift.affected) {
+      const what = `${formatRatio(row.ratio)} ${
+        drift.rate === "rsaSignsPerSecond"
+          ? "on one thread"
+          : `on ${drift.threads} threads`
+      }`;
+      affected.set(row.id, [...affected.get(row.id) ?? [], what]);
+    }
+  }
+  if (affected.size === 0) return null;
+  const limit = `${(100 * DRIFT_LIMIT).toFixed(0)}%`;
+  const rows = [...affected].map(([id, whats]) =>
+    `\`${id}\` (${whats.join(", ")})`
+  );
+  return `> **The host's speed drifted by more than ${limit} during this ` +
+    `suite.** Each row's calibration, taken just before it: ${
+      drifts.map((d) => `${rowRateLabel(d)} ${driftRange(d)}`).join("; ")
+    }. Measured more than ${limit} from the median: ${rows.join(", ")}. ` +
+    "These rows ran on a slower or faster host than the others: their " +
+    "figures are not comparable with the rest at face value. No figure " +
+    "corrected by the calibration is given (see docs/methodology.md); " +
+    "run the suite again on a quiet host, or with `--runs 3` so that each " +
+    "configuration is measured at different moments.";
+}
+
+/**
+ * The rows' own calibrations for the report's "Machine" section: the range
+ * over the suite and each row's rates against the median, as Markdown; `null`
+ * when fewer than two rows were calibrated.
+ */
+export function renderRowCalibrations(
+  results: readonly { id: string; calibration?: CalibrationPoint }[],
+): string | null {
+  const drifts = rowDrift(results);
+  if (drifts.length === 0) return null;
+  const first = results.find((r) => r.calibration != null)!.calibration!;
+  const cell = (drift: RowDrift | undefined, id: string) => {
+    const row = drift?.rows.find((r) => r.id === id);
+    return row == null
+      ? "—"
+      : `${whole.format(row.value)}/s (${formatRatio(row.ratio)})`;
+  };
+  const [one, all] = [
+    drifts.find((d) => d.rate === "rsaSignsPerSecond"),
+    drifts.find((d) => d.rate === "rsaSignsPerSecondAllCores"),
+  ];
+  const calibrated = results.filter((r) => r.calibration != null);
+  const table = [
+    `| Configuration | Measured at | One thread | ${
+      all == null ? "All cores" : `${all.threads} threads`
+    } |`,
+    "| :-- | :-- | --: | --: |",
+    ...calibrated.map((r) =>
+      `| ${r.id} | ${r.calibration!.measuredAt} | ${cell(one, r.id)} | ${
+        cell(all, r.id)
+      } |`
+    ),
+  ];
+  return [
+    `- **Calibration before each row** (RSA-2048 signatures per second, ` +
+    `median of ${first.slices} slices of ${first.sliceSeconds} s, against ` +
+    `the median over the rows): ${
+      drifts.map((d) => `${rowRateLabel(d)} ${driftRange(d)}`).join("; ")
+    }.`,
+    "",
+    ...table,
+  ].join("\n");
 }

@@ -418,3 +418,28 @@ Deno.test("renderComparison: a table with medians, ranges and runs", () => {
   const widths = table.map((l) => l.length);
   assert.ok(widths.every((w) => w === widths[0]), "aligned columns");
 });
+
+Deno.test("the comparison names the commit each file was measured at, when recorded", () => {
+  const withCommit = (sha: string, dirty: boolean) => {
+    const d = doc([config("redis", 10, 100, 50)], {}, calibration(600, 9000));
+    return { ...d, environment: { ...d.environment!, commit: { sha, dirty } } };
+  };
+  const text = renderComparison(
+    compareResults(withCommit("a".repeat(40), false), {
+      ...withCommit("b".repeat(40), true),
+    }),
+  );
+  assert.match(
+    text,
+    /^Measured at `a{12}` \(old\) and `b{12}` with uncommitted changes \(new\)\.\n/,
+  );
+  const older = doc([config("redis", 10, 100, 50)]);
+  assert.match(
+    renderComparison(compareResults(older, withCommit("c".repeat(40), false))),
+    /^Measured at an unknown commit \(old\) and `c{12}` \(new\)\./,
+  );
+  assert.doesNotMatch(
+    renderComparison(compareResults(older, older)),
+    /Measured at/,
+  );
+});

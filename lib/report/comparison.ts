@@ -22,6 +22,7 @@ import {
 } from "../results/calibration.ts";
 import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
+  Commit,
   ConfigurationResult,
   ResultsDocument,
   Status,
@@ -172,6 +173,14 @@ export interface Comparison {
   readonly calibration: CalibrationComparison;
   /** Every configuration id of either file: the old file's order, then new ones. */
   readonly rows: readonly ComparisonRow[];
+  /**
+   * This project's commit each file was measured at (`environment.commit`):
+   * `null` when not read, `undefined` in a file from before it was recorded.
+   */
+  readonly commits: {
+    readonly old: Commit | null | undefined;
+    readonly new: Commit | null | undefined;
+  };
 }
 
 /**
@@ -393,7 +402,15 @@ export function compareResults(
         : [],
     };
   });
-  return { paramDifferences, calibration, rows };
+  return {
+    paramDifferences,
+    calibration,
+    rows,
+    commits: {
+      old: oldDoc.environment?.commit,
+      new: newDoc.environment?.commit,
+    },
+  };
 }
 
 /** A configuration worse beyond the noise and the gate's threshold. */

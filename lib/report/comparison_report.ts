@@ -245,6 +245,21 @@ function paramText(value: unknown): string {
 }
 
 /**
+ * `Measured at commit 1a2b3c4d5e6f (old) and 0f9e8d7c6b5a with uncommitted
+ * changes (new).`, or `null` when neither file records its commit.
+ */
+function commitLine(commits: Comparison["commits"]): string | null {
+  if (commits.old == null && commits.new == null) return null;
+  const one = (commit: Comparison["commits"]["old"]) =>
+    commit == null
+      ? "an unknown commit"
+      : `\`${commit.sha.slice(0, 12)}\`${
+        commit.dirty ? " with uncommitted changes" : ""
+      }`;
+  return `Measured at ${one(commits.old)} (old) and ${one(commits.new)} (new).`;
+}
+
+/**
  * Renders a comparison as a Markdown table (readable as plain text), after a
  * line on the machines' speeds and a warning when the suites' parameters
  * differ.
@@ -261,6 +276,8 @@ export function renderComparison(c: Comparison): string {
         "the figures are not directly comparable.",
     );
   }
+  const commits = commitLine(c.commits);
+  if (commits != null) top.unshift(commits);
   parts.push(top.join("\n") + "\n");
   const normalizing = c.calibration.scale != null;
   const header = [

@@ -54,8 +54,27 @@ export function renderEnvironment(env: Environment): string {
     ...servers,
     `- **Sender keys**: ${text(env.senderKeys)}`,
     `- **Fanout**: ${code(env.fanout)}${FANOUT_NOTES[env.fanout] ?? ""}`,
+    ...provenance(env),
     "",
   ].join("\n");
+}
+
+/** The commit and command lines, as far as recorded. */
+function provenance(env: Environment): string[] {
+  const lines: string[] = [];
+  if (env.commit !== undefined) {
+    lines.push(
+      env.commit == null
+        ? "- **This project's commit**: unknown (not run from a git checkout)"
+        : `- **This project's commit**: ${code(env.commit.sha)}${
+          env.commit.dirty ? " with uncommitted changes" : ""
+        }`,
+    );
+  }
+  if (env.command != null) {
+    lines.push(`- **Command**: ${code(env.command.join(" "))}`);
+  }
+  return lines;
 }
 
 const FANOUT_NOTES: Readonly<Record<string, string>> = {

@@ -198,3 +198,86 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
   assert.match(table, /\*\*†\*\* stand-in: .*`@fedify\/denokv`/);
   assert.doesNotMatch(table, /postgres †/);
 });
+
+/** A calibration taken before a row, at these RSA rates. */
+function speed(one: number, all: number, at: string) {
+  return {
+    measuredAt: at,
+    slices: 3,
+    sliceSeconds: 0.25,
+    rsaSignsPerSecond: one,
+    rsaSignsPerSecondAllCores: all,
+    threads: 2,
+    loopbackRequestsPerSecond: 8000,
+    spread: {
+      rsaSignsPerSecond: { min: one * 0.99, max: one * 1.01 },
+      rsaSignsPerSecondAllCores: { min: all * 0.99, max: all * 1.01 },
+      loopbackRequestsPerSecond: { min: 7900, max: 8100 },
+    },
+  };
+}
+
+Deno.test("a host that drifted by more than 10% is named above the table, with its rows", () => {
+  const rows = [
+    { ...finished, id: "none", calibration: speed(600, 1150, "t1") },
+    { ...finished, id: "in-process", calibration: speed(590, 1140, "t2") },
+    // Another program took a core: one thread barely moves, all cores do.
+    { ...finished, id: "postgres", calibration: speed(570, 700, "t3") },
+    { ...finished, id: "sqlite", calibration: speed(605, 1160, "t4") },
+  ];
+  const drifted = document(rows);
+  const markdown = renderMarkdown(drifted);
+  const notice = markdown.indexOf("The host's speed drifted by more than 10%");
+  assert.ok(notice >= 0, markdown);
+  assert.ok(notice < markdown.indexOf("| Configuration"), "above the table");
+  assert.match(
+    markdown,
+    /more than 10% from the median: `postgres` \(-38\.9% on 2 threads\)\./,
+  );
+  assert.doesNotMatch(markdown.slice(notice).split("\n")[0], /`sqlite`/);
+  assert.match(markdown, /No figure corrected by the calibration is given/);
+  // The printed table says it too; the Machine section lists every row.
+  assert.match(renderTable(drifted), /^> \*\*The host's speed drifted/);
+  assert.match(markdown, /\*\*Calibration before each row\*\*/);
+  assert.match(
+    markdown,
+    /\| postgres \| t3 \| 570\/s \(-4\.2%\) \| 700\/s \(-38\.9%\) \|/,
+  );
+  // Within 10%: the spread is shown, no notice.
+  const steady = document(
+    rows.map((r) =>
+      r.id === "postgres" ? { ...r, calibration: speed(570, 1100, "t3") } : r
+    ),
+  );
+  const quiet = renderMarkdown(steady);
+  assert.doesNotMatch(quiet, /drifted by more than/);
+  assert.match(quiet, /on 2 threads \(every core\) 1,100–1,160\/s/);
+  assert.doesNotMatch(renderTable(steady), /drifted/);
+});
+
+Deno.test("the report names the commit, the command and the suite's wall time", () => {
+  const markdown = renderMarkdown({
+    ...document([finished]),
+    suiteSeconds: 1234.4,
+    rounds: [["postgres"]],
+    params: { ...PARAMS, orderSeed: 42 },
+    environment: {
+      cpu: { model: "test", cores: 2, mhz: null },
+      memoryBytes: 0,
+      os: { name: "test", kernel: "test", arch: "x86_64" },
+      runtime: { deno: "2", v8: "1", typescript: "5" },
+      packages: {},
+      servers: {},
+      senderKeys: "RSA-2048",
+      fanout: "auto",
+      commit: { sha: "a".repeat(40), dirty: true },
+      command: ["TOTAL=20", "bench.ts", "--runs", "3"],
+    },
+  });
+  assert.match(
+    markdown,
+    /the suite took 1,234 s, configurations in a shuffled order \(seed 42/,
+  );
+  assert.match(markdown, /commit\*\*: `a{40}` with uncommitted changes/);
+  assert.match(markdown, /\*\*Command\*\*: `TOTAL=20 bench\.ts --runs 3`/);
+});

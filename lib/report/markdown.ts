@@ -23,6 +23,7 @@ import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { orderingSections } from "./ordering.ts";
 import { renderEnvironment } from "./environment.ts";
+import { renderDriftNotice, renderRowCalibrations } from "./calibration.ts";
 import {
   type Column,
   columnTable,
@@ -77,7 +78,11 @@ export function renderTable(document: ResultsDocument): string {
     ...orderingSections(document),
     ...loadSections(document),
   ];
-  const parts = showsBurst(document, sections) ? [burstTable(document)] : [];
+  const notice = renderDriftNotice(document.results);
+  const parts = [
+    ...(notice == null ? [] : [notice + "\n"]),
+    ...(showsBurst(document, sections) ? [burstTable(document)] : []),
+  ];
   return [...parts, ...sectionTexts(document, sections, false)].join("\n");
 }
 
@@ -249,6 +254,8 @@ A configuration that did not finish shows no times, only how far it got.
     : "";
   const loaded = sectionTexts(document, sections, true)
     .map((text) => text + "\n").join("");
+  const notice = renderDriftNotice(document.results);
+  const rowCalibrations = renderRowCalibrations(document.results);
   return `# Fedify outbox queue benchmark results
 
 ${
@@ -272,15 +279,45 @@ ${
   } worker process${(p.workers ?? 1) > 1 ? "es" : ""} per shared queue.
 Started ${document.startedAt}, finished ${
     document.finishedAt ?? "(still running)"
-  }.
+  }${suiteTime(document)}.
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
-${burst}${loaded}${
+${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null
       ? ""
       : "\n## Environment\n\n" + renderEnvironment(document.environment)
+  }${
+    rowCalibrations == null
+      ? ""
+      : "\n### Host speed before each row\n\n" + rowCalibrations + "\n"
   }`;
+}
+
+/**
+ * `; the suite took 1,234 s, in 2 rounds in a shuffled order (seed 42)`:
+ * its wall time and order, when recorded.
+ */
+function suiteTime(document: ResultsDocument): string {
+  const parts: string[] = [];
+  if (document.suiteSeconds != null) {
+    parts.push(
+      `the suite took ${integer.format(Math.round(document.suiteSeconds))} s`,
+    );
+  }
+  const rounds = document.rounds?.length ?? 0;
+  const seed = document.params.orderSeed;
+  if (rounds > 0 && seed != null) {
+    parts.push(
+      `${
+        rounds > 1
+          ? `in ${rounds} rounds (every first run before any second)` +
+            ", each"
+          : "configurations"
+      } in a shuffled order (seed ${seed}, \`--order-seed\`)`,
+    );
+  }
+  return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }
 
 /**

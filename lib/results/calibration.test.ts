@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import {
   driftOf,
   readCalibration,
+  rowDrift,
   shiftBetween,
   shiftOf,
   suiteRate,
 } from "./calibration.ts";
+
 import type { Calibration } from "./types.ts";
 import { calibration } from "../testing/comparison_fixtures.ts";
 
@@ -68,4 +70,39 @@ Deno.test("readCalibration: malformed or absent is unknown", () => {
     }),
     null,
   );
+});
+
+Deno.test("rowDrift: each rate against the rows' median; rows beyond 10% named", () => {
+  const point = (one: number, all?: number) => ({
+    measuredAt: "2026-01-01T00:00:00.000Z",
+    slices: 3,
+    sliceSeconds: 0.25,
+    rsaSignsPerSecond: one,
+    ...(all == null ? {} : { rsaSignsPerSecondAllCores: all, threads: 4 }),
+    loopbackRequestsPerSecond: 8000,
+    spread: {
+      rsaSignsPerSecond: { min: one, max: one },
+      loopbackRequestsPerSecond: { min: 8000, max: 8000 },
+    },
+  });
+  const drifts = rowDrift([
+    { id: "a", calibration: point(500, 2000) },
+    { id: "b", calibration: point(600, 2000) },
+    { id: "c", calibration: point(610, 1000) },
+    { id: "d", calibration: point(620) },
+    { id: "resumed" },
+  ]);
+  const [one, all] = drifts;
+  assert.equal(one.rate, "rsaSignsPerSecond");
+  assert.equal(one.threads, 1);
+  assert.equal(one.median, 605);
+  assert.equal(one.rows.length, 4);
+  assert.ok(Math.abs(one.range - 120 / 605) < 1e-9);
+  assert.deepEqual(one.affected.map((r) => r.id), ["a"]);
+  // The all-cores rate covers the rows that have it.
+  assert.equal(all.rate, "rsaSignsPerSecondAllCores");
+  assert.equal(all.threads, 4);
+  assert.equal(all.median, 2000);
+  assert.deepEqual(all.affected.map((r) => [r.id, r.ratio]), [["c", 0.5]]);
+  assert.deepEqual(rowDrift([{ id: "a", calibration: point(500) }]), []);
 });

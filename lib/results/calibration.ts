@@ -151,3 +151,87 @@ export function readCalibration(environment: unknown): Calibration | null {
     end: (calibration.end ?? null) as CalibrationPoint | null,
   };
 }
+
+/** The rates a row's calibration is compared on across a suite. */
+export type RowRate = "rsaSignsPerSecond" | "rsaSignsPerSecondAllCores";
+
+/** Both row rates, one thread first. */
+export const ROW_RATES: readonly RowRate[] = [
+  "rsaSignsPerSecond",
+  "rsaSignsPerSecondAllCores",
+];
+
+/**
+ * How far a row's calibration may sit from the suite's median before the
+ * report says the row was measured on a different machine speed: 10 %.
+ */
+export const DRIFT_LIMIT = 0.1;
+
+/** One row's calibration against the suite's median. */
+export interface RowSpeed {
+  /** The row's id. */
+  readonly id: string;
+  /** Its rate, per second. */
+  readonly value: number;
+  /** `value / median`: below 1 the host was slower for this row. */
+  readonly ratio: number;
+}
+
+/** How one rate of the rows' calibrations spread over a suite. */
+export interface RowDrift {
+  /** Which rate. */
+  readonly rate: RowRate;
+  /** Threads of the all-cores rate (1 for the one-thread rate). */
+  readonly threads: number;
+  /** The median over the rows, per second. */
+  readonly median: number;
+  /** Every calibrated row, in the results' order. */
+  readonly rows: readonly RowSpeed[];
+  /** `(max − min) / median` over the rows. */
+  readonly range: number;
+  /** Rows more than {@link DRIFT_LIMIT} away from the median. */
+  readonly affected: readonly RowSpeed[];
+}
+
+/**
+ * How the rows' own calibrations (each taken just before its row) spread
+ * over a suite, per rate; empty when fewer than two rows were calibrated.
+ * A rate only some rows recorded (files from before the all-cores rate)
+ * covers those rows.
+ */
+export function rowDrift(
+  results: readonly {
+    readonly id: string;
+    readonly calibration?: CalibrationPoint;
+  }[],
+): RowDrift[] {
+  const out: RowDrift[] = [];
+  for (const rate of ROW_RATES) {
+    const measured = results.flatMap((r) => {
+      const value = r.calibration?.[rate];
+      return typeof value === "number" && value > 0
+        ? [{ id: r.id, value, threads: r.calibration?.threads ?? 1 }]
+        : [];
+    });
+    if (measured.length < 2) continue;
+    const values = measured.map((m) => m.value).sort((a, b) => a - b);
+    const middle = values.length >> 1;
+    const median = values.length % 2 === 1
+      ? values[middle]
+      : (values[middle - 1] + values[middle]) / 2;
+    const rows = measured.map(({ id, value }) => ({
+      id,
+      value,
+      ratio: value / median,
+    }));
+    out.push({
+      rate,
+      threads: rate === "rsaSignsPerSecond" ? 1 : measured[0].threads,
+      median,
+      rows,
+      range: (values[values.length - 1] - values[0]) / median,
+      affected: rows.filter((r) => Math.abs(r.ratio - 1) > DRIFT_LIMIT),
+    });
+  }
+  return out;
+}

@@ -306,6 +306,28 @@ Deno.test({
     assert.equal(byId.get("baseline")?.implementation ?? null, null);
     // The machine's speed at the start and the end, checked by the schema.
     assert.ok(document.environment?.calibration?.end != null);
+    // Provenance: this checkout's commit, the wall time, the order run.
+    assert.match(document.environment?.commit?.sha ?? "", /^[0-9a-f]{40}$/);
+    assert.equal(typeof document.environment?.commit?.dirty, "boolean");
+    assert.equal(document.environment?.command, null, "run as a library");
+    assert.ok((document.suiteSeconds ?? 0) > 0);
+    assert.equal(typeof document.params.orderSeed, "number");
+    // Two rounds: every measured configuration once in each (the failed
+    // one leaves after its first run), first runs before second runs.
+    const measured = document.results.filter((r) => r.status !== "skipped")
+      .map((r) => r.id);
+    assert.equal(document.rounds?.length, 2);
+    assert.deepEqual([...document.rounds![0]].sort(), [...measured].sort());
+    assert.ok(!document.rounds![1].includes("test-crashing-worker"));
+    // Each measured row has the calibration taken before it, on one thread
+    // and on every core; each run its own.
+    for (const id of measured) {
+      const r = byId.get(id)!;
+      assert.ok((r.calibration?.rsaSignsPerSecond ?? 0) > 0, id);
+      assert.ok((r.calibration?.rsaSignsPerSecondAllCores ?? 0) > 0, id);
+      assert.ok((r.calibration?.threads ?? 0) >= 1, id);
+      for (const run of r.runs ?? []) assert.ok(run.calibration != null, id);
+    }
     assertValid(document);
     assertAccounted(document);
   },

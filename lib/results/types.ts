@@ -484,6 +484,16 @@ export interface RunResult {
    * crashed and failed runs have none.
    */
   readonly estimate?: EstimateRecord;
+  /**
+   * The machine's speed measured just before this run (a short
+   * calibration, on one thread and on every core), so that rows measured
+   * at different moments of a suite can be set side by side.  On a
+   * configuration of several runs: each run's own in `runs`, and here the
+   * median of theirs, with the min and max over all their slices.  Absent
+   * when the suite was not calibrated, in a result kept by `--resume` from
+   * an older file, or in files written before it was recorded.
+   */
+  readonly calibration?: CalibrationPoint;
 }
 
 /** Fedify's log of a run (or of all runs of a configuration). */
@@ -643,6 +653,12 @@ export interface SuiteParams {
   readonly load?: LoadParams;
   /** The scenario preset the parameters came from, if any. */
   readonly scenario?: string;
+  /**
+   * The seed of the order each round runs its configurations in
+   * (`--order-seed`; a random one, recorded here, when not given).  The
+   * order itself is the document's `rounds`.
+   */
+  readonly orderSeed?: number;
 }
 
 /**
@@ -686,6 +702,30 @@ export interface Environment {
    * written before it was recorded, or when the suite was not calibrated.
    */
   readonly calibration?: Calibration;
+  /**
+   * This project's git commit the suite ran from; `null` when it could not
+   * be read (not a git checkout, e.g. imported as a library, or git
+   * missing); absent in files written before it was recorded.
+   */
+  readonly commit?: Commit | null;
+  /**
+   * The command line as run: the bench's environment variables that were
+   * set (`TOTAL=20`), the script (`bench.ts`), then its arguments; `null`
+   * for a suite run through the library (`runBenchmark()`); absent in files
+   * written before it was recorded.
+   */
+  readonly command?: readonly string[] | null;
+}
+
+/** A git commit of this project, read when the suite started. */
+export interface Commit {
+  /** The full hash of `HEAD`. */
+  readonly sha: string;
+  /**
+   * Whether the working tree had changes not committed (`git status
+   * --porcelain` printed anything, untracked files included).
+   */
+  readonly dirty: boolean;
 }
 
 /**
@@ -705,6 +745,14 @@ export interface CalibrationPoint {
    */
   readonly rsaSignsPerSecond: number;
   /**
+   * RSA-2048 signatures per second on {@link threads} threads at once, one
+   * signature at a time on each: the parallelism a row could get.  Absent
+   * in files written before it was recorded.
+   */
+  readonly rsaSignsPerSecondAllCores?: number;
+  /** Threads of {@link rsaSignsPerSecondAllCores}: the machine's cores. */
+  readonly threads?: number;
+  /**
    * Loopback HTTP POSTs of a 2 KB JSON body per second, 8 in flight, to a
    * trivial server in its own process answering 202.
    */
@@ -712,6 +760,7 @@ export interface CalibrationPoint {
   /** Min and max of each rate over the slices. */
   readonly spread: {
     readonly rsaSignsPerSecond: Spread;
+    readonly rsaSignsPerSecondAllCores?: Spread;
     readonly loopbackRequestsPerSecond: Spread;
   };
 }
@@ -736,7 +785,26 @@ export interface ResultsDocument {
   readonly params: SuiteParams;
   /** Where it ran; absent in files written before it was recorded. */
   readonly environment?: Environment;
-  /** One entry per configuration, in run order. */
+  /**
+   * The suite's wall time so far, in seconds: from its start (before the
+   * first calibration) to this write; at the end, the whole suite.  With
+   * `--resume`, this invocation's only.  Absent in files written before it
+   * was recorded.
+   */
+  readonly suiteSeconds?: number;
+  /**
+   * The order the configurations ran in: one array of result ids per
+   * round (a round runs every configuration once; round 2 holds every
+   * configuration's second run), each in the order measured.  Ids kept
+   * from `--resume` are not in it.  Absent in files written before it was
+   * recorded.
+   */
+  readonly rounds?: readonly (readonly string[])[];
+  /**
+   * One entry per configuration, in the suite's order of configurations
+   * (baseline, then each driver as listed); {@link rounds} says in which
+   * order they ran.
+   */
   readonly results: readonly ConfigurationResult[];
 }
 

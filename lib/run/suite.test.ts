@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { ResultsDocument, SuiteParams } from "../results/types.ts";
 import { crashUnfit, expandConfigurations, idOf, runSuite } from "./suite.ts";
+import { planRounds } from "./order.ts";
 
 const drivers = ["none", "redis"].map((n) => findDriver(builtinDrivers, n)!);
 
@@ -110,5 +111,36 @@ Deno.test({
     });
     assert.equal(other.results[0].expected, 14);
     assert.notDeepEqual(other.results[0].processes, first.results[0].processes);
+  },
+});
+
+Deno.test({
+  name:
+    "rounds: every first run before any second, in the order the seed gives; results keep the configurations' order",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const chosen = ["none", "in-process"].map((n) =>
+      findDriver(builtinDrivers, n)!
+    );
+    const ids = ["baseline", "none", "in-process"];
+    // A seed whose rounds differ from each other and from the given order.
+    const seed = [...Array(50).keys()].find((s) => {
+      const [a, b] = planRounds(ids, 2, s);
+      return a.join() !== ids.join() && a.join() !== b.join();
+    })!;
+    const document = await runSuite({
+      params: { ...params, runs: 2, orderSeed: seed },
+      drivers: chosen,
+      parallel: [1],
+      baseline: true,
+    });
+    assert.equal(document.params.orderSeed, seed);
+    assert.deepEqual(document.rounds, planRounds(ids, 2, seed));
+    assert.deepEqual(document.results.map((r) => r.id), ids);
+    for (const r of document.results) {
+      assert.equal(r.status, "ok", r.id);
+      assert.equal(r.runs?.length, 2, r.id);
+    }
   },
 });

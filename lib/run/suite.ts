@@ -9,7 +9,13 @@
  */
 import { noneDriver } from "../../drivers/none.ts";
 import type { Availability, Driver } from "../../drivers/driver.ts";
-import { measureCalibration } from "./calibrate.ts";
+import {
+  combineCalibrations,
+  measureCalibration,
+  ROW_CALIBRATION,
+} from "./calibrate.ts";
+import { planRounds, randomSeed } from "./order.ts";
+import { readCommit } from "../measure/provenance.ts";
 import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
@@ -87,10 +93,16 @@ export interface SuiteOptions {
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
   /**
    * Measure the machine's speed at the start and the end (a few seconds
-   * each) into `environment.calibration`; default `false` (the bench's
-   * command line and `runBenchmark()` turn it on).
+   * each) into `environment.calibration`, and briefly (about 3 s) before
+   * every run into its result's `calibration`; default `false` (the
+   * bench's command line and `runBenchmark()` turn it on).
    */
   readonly calibrate?: boolean;
+  /**
+   * The command line as run, recorded as `environment.command`; `null`
+   * (the default) for a suite started through the library.
+   */
+  readonly command?: readonly string[] | null;
 }
 
 /** The values swept within a suite, besides parallelism. */
@@ -300,33 +312,65 @@ function skippedRun(params: SuiteParams, reason: string): RunResult {
   };
 }
 
-/** Runs every configuration and returns the results document. */
+/** One entry of a running suite: its runs so far and its result. */
+interface EntryState {
+  readonly entry: SuiteEntry;
+  readonly runs: RunResult[];
+  log?: FedifyLogFile;
+  logSummary?: LogSummary;
+  result?: ConfigurationResult;
+  /** Whether it runs no more: all its runs made, skipped, kept or stopped. */
+  done: boolean;
+}
+
+/**
+ * Runs every configuration and returns the results document.
+ *
+ * With `runs` above 1 the suite runs in rounds: every configuration's first
+ * run before any second run.  Each round runs its configurations in an
+ * order shuffled by `params.orderSeed` (a random seed when absent, recorded
+ * in the document's `params`), the load generator's row first; the document's
+ * `rounds` records the order run.  A configuration whose run did not finish
+ * leaves the later rounds.  With `calibrate`, a short calibration just before
+ * each run is recorded in its result.  The document's `results` keep the
+ * order of the configurations whatever the order they ran in.
+ */
 export async function runSuite(
   options: SuiteOptions,
 ): Promise<ResultsDocument> {
-  const { params } = options;
+  const seed = options.params.orderSeed ?? randomSeed();
+  const params: SuiteParams = { ...options.params, orderSeed: seed };
   const runs = Math.max(1, params.runs ?? 1);
   const services = options.services ?? new ServiceManager();
+  const began = performance.now();
   const startedAt = new Date().toISOString();
+  // Read before anything is written: the results may dirty the tree.
+  const commit = await readCommit();
   const { logDir, save } = options;
-  const results: ConfigurationResult[] = [];
+  const calibrate = options.calibrate ?? false;
   const previous = options.resumeFrom != null &&
       sameMeasurement(options.resumeFrom.params, params)
     ? options.resumeFrom.results
     : [];
   let environment: Environment | undefined;
   let calibration: Calibration | undefined;
+  const states: EntryState[] = [];
+  const rounds: string[][] = [];
+  const results = () =>
+    states.flatMap((s) => s.result == null ? [] : [s.result]);
   const document = (finishedAt: string | null): ResultsDocument => ({
     schemaVersion: 1,
     startedAt,
     finishedAt,
     params,
     environment,
-    results: [...results],
+    suiteSeconds: (performance.now() - began) / 1000,
+    rounds: rounds.filter((r) => r.length > 0).map((r) => [...r]),
+    results: results(),
   });
   const refreshEnvironment = async () => {
     const servers: Record<string, string> = {};
-    for (const r of results) {
+    for (const r of results()) {
       if (r.server != null) servers[r.server.name] = r.server.version;
     }
     environment = await collectEnvironment({
@@ -335,11 +379,18 @@ export async function runSuite(
         ...new Set(options.drivers.flatMap((d) => d.packages ?? [])),
       ],
       servers,
+      commit,
+      command: options.command ?? null,
     });
     if (calibration != null) environment = { ...environment, calibration };
   };
+  const saveSoFar = async () => {
+    if (save == null) return;
+    await refreshEnvironment();
+    await save(document(null), false);
+  };
   try {
-    if (options.calibrate ?? false) {
+    if (calibrate) {
       const start = await measureCalibration().catch((error) => {
         throw new Error(
           `cannot measure the machine's speed (${errorMessage(error)}); run ` +
@@ -358,101 +409,126 @@ export async function runSuite(
       params.axes,
       params.parallelImpl,
     );
-    let ceiling = Infinity;
     for (const entry of suiteEntries(configurations, params)) {
-      if (options.signal?.aborted) break;
-      const { configuration, id } = entry;
-      const name = configurationName(configuration);
-      const kept = previous.find((r) => r.id === id && r.status === "ok");
-      let result: ConfigurationResult;
-      if (kept != null) {
-        result = kept;
-      } else {
-        let availability = await driverAvailability(
-          configuration.driver,
-          services,
-        );
-        const crashReason = crashUnfit(configuration, params.crash);
-        if (availability.available && crashReason != null) {
-          availability = { available: false, reason: crashReason };
-        }
-        const runResults: RunResult[] = [];
-        let logSummary: LogSummary | undefined;
-        if (!availability.available) {
-          runResults.push(skippedRun(params, availability.reason));
-        } else {
-          const log = await FedifyLogFile.open(logDir, id);
-          const once = async (load: RunLoad | undefined, run: number) => {
-            const outcome = await runOnce(configuration, {
-              id,
-              params,
-              services,
-              driverModules: options.driverModules ?? [],
-              signal: options.signal,
-              run: { index: run, of: entry.maxRate ? 1 : runs },
-              onProgress: options.onProgress,
-              log: {
-                path: log.path,
-                level: params.logLevel ?? DEFAULT_LOG_LEVEL,
-              },
-              load,
-            });
-            return { ...outcome, log: await log.runSummary() };
-          };
-          if (entry.maxRate && params.load != null) {
-            try {
-              runResults.push(
-                await searchMaxRate({
-                  load: params.load,
-                  recipients: params.recipients,
-                  ceiling,
-                  probe: (load) => once(load, 1),
-                  signal: options.signal,
-                }),
-              );
-            } catch (error) {
-              if (!options.signal?.aborted) throw error;
-            }
-          } else {
-            for (let run = 1; run <= runs; run++) {
-              if (options.signal?.aborted) break;
-              const outcome = await once(entry.load, run);
-              runResults.push(outcome);
-              // A configuration that did not finish once would only burn
-              // its time limit again: its result says how far the one run
-              // got.
-              if (outcome.status !== "ok") break;
-            }
+      states.push({ entry, runs: [], done: false });
+    }
+    const plan = planRounds(states, runs, seed, {
+      pinned: (s) => s.entry.configuration.generator === true,
+      once: (s) => s.entry.maxRate === true,
+    });
+    let ceiling = Infinity;
+    rounds: for (const [index, round] of plan.entries()) {
+      const order: string[] = [];
+      rounds.push(order);
+      for (const state of round) {
+        if (options.signal?.aborted) break rounds;
+        if (state.done) continue;
+        const { entry } = state;
+        const { configuration, id } = entry;
+        if (state.log == null) {
+          const kept = previous.find((r) => r.id === id && r.status === "ok");
+          const reason = kept == null
+            ? await unavailability(configuration, services, params)
+            : null;
+          if (kept != null || reason != null) {
+            state.result = kept ?? {
+              ...aggregateRuns(
+                id,
+                configurationName(configuration),
+                configuration.parallelism,
+                [skippedRun(params, reason!)],
+              ),
+              ...configurationFields(configuration, params),
+            };
+            state.done = true;
+            options.onResult?.(state.result, kept != null);
+            await saveSoFar();
+            continue;
           }
-          logSummary = await log.close();
+          state.log = await FedifyLogFile.open(logDir, id);
         }
-        if (runResults.length === 0) break;
-        result = {
-          ...aggregateRuns(id, name, configuration.parallelism, runResults),
-          ...(params.axes == null ? {} : {
-            fanout: configuration.fanout,
-            rsaBits: configuration.rsaBits,
-          }),
-          ...(configuration.parallelImpl == null
-            ? {}
-            : { parallelImpl: configuration.parallelImpl }),
-          ...(configuration.orderingKey == null
-            ? {}
-            : { orderingKey: configuration.orderingKey }),
-          ...(logSummary == null ? {} : { log: logSummary }),
+        const log = state.log;
+        const before = calibrate
+          ? await measureCalibration(ROW_CALIBRATION).catch((error) => {
+            // A row measured without its calibration beats no row at all.
+            console.error(
+              `${id}: calibration before the run failed ` +
+                `(${errorMessage(error)}); the run has none`,
+            );
+            return undefined;
+          })
+          : undefined;
+        // Ctrl-C during the calibration: the run has not started.
+        if (options.signal?.aborted) break rounds;
+        order.push(id);
+        const once = async (load: RunLoad | undefined, run: number) => {
+          const outcome = await runOnce(configuration, {
+            id,
+            params,
+            services,
+            driverModules: options.driverModules ?? [],
+            signal: options.signal,
+            run: { index: run, of: entry.maxRate ? 1 : runs },
+            onProgress: options.onProgress,
+            log: {
+              path: log.path,
+              level: params.logLevel ?? DEFAULT_LOG_LEVEL,
+            },
+            load,
+          });
+          return { ...outcome, log: await log.runSummary() };
         };
-      }
-      if (configuration.generator && result.callsPerSecond != null) {
-        ceiling = result.callsPerSecond;
-      }
-      results.push(result);
-      options.onResult?.(result, kept != null);
-      if (save != null) {
-        await refreshEnvironment();
-        await save(document(null), false);
+        let outcome: RunResult | undefined;
+        if (entry.maxRate && params.load != null) {
+          try {
+            outcome = await searchMaxRate({
+              load: params.load,
+              recipients: params.recipients,
+              ceiling,
+              probe: (load) => once(load, 1),
+              signal: options.signal,
+            });
+          } catch (error) {
+            if (!options.signal?.aborted) throw error;
+          }
+        } else {
+          outcome = await once(entry.load, index + 1);
+        }
+        if (outcome == null) break rounds;
+        state.runs.push(
+          before == null ? outcome : { ...outcome, calibration: before },
+        );
+        // A configuration that did not finish once would only burn its time
+        // limit again: its result says how far the one run got.
+        if (
+          outcome.status !== "ok" || entry.maxRate ||
+          index === plan.length - 1
+        ) {
+          state.done = true;
+          state.logSummary = await log.close();
+        }
+        state.result = resultOf(state, params);
+        if (configuration.generator && state.result.callsPerSecond != null) {
+          ceiling = state.result.callsPerSecond;
+        }
+        if (state.done) options.onResult?.(state.result, false);
+        await saveSoFar();
       }
     }
+    // Stopped early: close the logs of the configurations cut short.
+    for (const state of states) {
+      if (state.done || state.log == null || state.runs.length === 0) continue;
+      state.done = true;
+      state.logSummary = await state.log.close();
+      state.result = resultOf(state, params);
+      options.onResult?.(state.result, false);
+    }
   } finally {
+    for (const state of states) {
+      if (!state.done && state.log != null) {
+        await state.log.close().catch(() => undefined);
+      }
+    }
     if (options.services == null) await services.stopAll();
   }
   if (calibration != null && !options.signal?.aborted) {
@@ -470,4 +546,64 @@ export async function runSuite(
   const final = document(new Date().toISOString());
   await save?.(final, true);
   return final;
+}
+
+/**
+ * Why a configuration cannot run here (its driver or server unavailable, or
+ * a crash test that does not apply), or `null` when it can.
+ */
+async function unavailability(
+  configuration: Configuration,
+  services: ServiceManager,
+  params: SuiteParams,
+): Promise<string | null> {
+  const availability = await driverAvailability(
+    configuration.driver,
+    services,
+  );
+  if (!availability.available) return availability.reason;
+  return crashUnfit(configuration, params.crash);
+}
+
+/** The fields of a result that say which configuration it is. */
+function configurationFields(
+  configuration: Configuration,
+  params: SuiteParams,
+): Partial<ConfigurationResult> {
+  return {
+    ...(params.axes == null ? {} : {
+      fanout: configuration.fanout,
+      rsaBits: configuration.rsaBits,
+    }),
+    ...(configuration.parallelImpl == null
+      ? {}
+      : { parallelImpl: configuration.parallelImpl }),
+    ...(configuration.orderingKey == null
+      ? {}
+      : { orderingKey: configuration.orderingKey }),
+  };
+}
+
+/**
+ * An entry's result from its runs so far: their aggregate, with the log's
+ * summary once closed and, over several runs, the median calibration.
+ */
+function resultOf(state: EntryState, params: SuiteParams): ConfigurationResult {
+  const { configuration, id } = state.entry;
+  const calibrations = state.runs.flatMap((r) =>
+    r.calibration == null ? [] : [r.calibration]
+  );
+  return {
+    ...aggregateRuns(
+      id,
+      configurationName(configuration),
+      configuration.parallelism,
+      state.runs,
+    ),
+    ...configurationFields(configuration, params),
+    ...(state.logSummary == null ? {} : { log: state.logSummary }),
+    ...(state.runs.length > 1 && calibrations.length > 0
+      ? { calibration: combineCalibrations(calibrations) }
+      : {}),
+  };
 }

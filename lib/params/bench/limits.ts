@@ -16,6 +16,8 @@ export const MAX_DELIVERIES = 5_000_000;
 export const MAX_PARALLELISM = 256;
 /** Largest accepted number of runs per configuration. */
 export const MAX_RUNS = 100;
+/** Largest accepted `--order-seed`: seeds are 32-bit unsigned integers. */
+export const MAX_ORDER_SEED = 0xffff_ffff;
 /** Largest accepted number of worker processes. */
 export const MAX_WORKERS = 64;
 /** Largest accepted rate, activities per second. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { choice, seconds, text } from "../kinds.ts";
-import { repeated, toggle, value } from "../spec.ts";
+import { optional, repeated, toggle, value } from "../spec.ts";
 import {
   DEFAULT_BUDGET_SECONDS,
   DEFAULT_LOG_LEVEL,
@@ -60,13 +60,13 @@ export const OUTPUT_PARAMS = [
     affects: "nothing",
     record: { path: "untilDone", when: "not-default" },
   }),
-  value({
+  optional({
     name: "out",
     flag: "out",
     kind: text("DIR"),
-    default: "results",
-    help: "results folder; Fedify's log of each configuration goes to " +
-      "OUT/logs/ID.log",
+    help: "results folder (default: a new runs/UTC-TIME/, and runs/latest " +
+      "points at it; --out results replaces the published results); " +
+      "Fedify's log of each configuration goes to OUT/logs/ID.log",
     section: SECTION,
     affects: "nothing",
   }),
@@ -84,8 +84,9 @@ export const OUTPUT_PARAMS = [
     name: "resume",
     flag: "resume",
     default: false,
-    help: "keep configurations already ok in OUT/latest.json with the " +
-      "same parameters; run only the rest",
+    help: "keep configurations already ok in OUT/latest.json (without " +
+      "--out: the latest run's, runs/latest) with the same parameters; run " +
+      "only the rest, into the same folder",
     section: SECTION,
     affects: "nothing",
   }),

@@ -7,6 +7,7 @@ import { choice, count, text } from "../kinds.ts";
 import { list, optional, toggle, value } from "../spec.ts";
 import { SCENARIOS } from "../scenarios.ts";
 import {
+  MAX_ORDER_SEED,
   MAX_PARALLELISM,
   MAX_RECIPIENTS,
   MAX_RUNS,
@@ -125,6 +126,17 @@ export const SUITE_PARAMS = [
     affects: "runs",
     record: { path: "runs" },
   }),
+  optional({
+    name: "orderSeed",
+    flag: "order-seed",
+    kind: count(0, MAX_ORDER_SEED, "", "SEED"),
+    help: "seed of the shuffled order of each round (every configuration's " +
+      "first run comes before any second run); default: a random seed, " +
+      "recorded in the results",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "orderSeed", when: "set" },
+  }),
   toggle({
     name: "baseline",
     flag: "no-baseline",
@@ -140,7 +152,8 @@ export const SUITE_PARAMS = [
     negated: true,
     default: true,
     help: "skip measuring the machine's speed at the start and end (about " +
-      "4 s each); compare then calls it unknown",
+      "5 s each) and before each row (about 3 s); compare then calls it " +
+      "unknown",
     section: SECTION,
     affects: "nothing",
   }),
