@@ -34,6 +34,7 @@ export type {
   Driver,
   Json,
   OpenedQueue,
+  OrderingSupport,
   PrepareContext,
   PreparedQueue,
 } from "./drivers/driver.ts";

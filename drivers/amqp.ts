@@ -214,6 +214,12 @@ export function amqpDriverFor(
     name,
     description,
     crossProcess: true,
+    ordering: {
+      supported: false,
+      note: "AmqpMessageQueue keeps order only with its ordering option " +
+        "(partitions with one active consumer), off by default and left " +
+        "off here: keys are ignored",
+    },
     service: rabbitmqService,
     queueSpecifier: "@fedify/amqp",
     packages: ["amqplib"],

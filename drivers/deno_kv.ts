@@ -36,6 +36,11 @@ function denoKvDriver_(
     description,
     crossProcess,
     delivery: "at-least-once",
+    ordering: {
+      supported: true,
+      note: "the @fedify/denokv stand-in locks each key in the database; a " +
+        "blocked message waits, polling the lock every 100 ms",
+    },
     queueSpecifier: "@fedify/denokv",
     // A worker in another process sees the sender's messages only at Deno
     // KV's poll, about every 60 s; and in either form, what a killed

@@ -55,6 +55,23 @@ export interface OpenedQueue {
   close(): Promise<void>;
 }
 
+/**
+ * Whether a queue, as installed, implements `orderingKey` (Fedify 2.0's
+ * option, which `sendActivity` turns into one key per object and receiving
+ * server) or ignores it.  Declared from the package's source; whether
+ * order then holds is measured (the results' `ordering.violations`).
+ */
+export interface OrderingSupport {
+  /** Whether it does: claims to handle a key's messages one at a time, in order. */
+  readonly supported: boolean;
+  /**
+   * What that rests on, for the report: how it keeps order, or why not
+   * (starting "not supported by the installed version" when the package
+   * predates the option).
+   */
+  readonly note: string;
+}
+
 /** One kind of outbox queue that the bench can measure. */
 export interface Driver {
   /** Short, unique, lowercase name used on the command line. */
@@ -88,6 +105,11 @@ export interface Driver {
    * before this has passed with some margin.
    */
   readonly quietPeriodSeconds?: number;
+  /**
+   * Whether the queue honours `orderingKey`; the ordering results say "not
+   * declared by the driver" and count it unsupported when absent.
+   */
+  readonly ordering?: OrderingSupport;
   /** The server this driver needs, if any. */
   readonly service?: ServiceDefinition;
   /**

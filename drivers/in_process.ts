@@ -13,6 +13,11 @@ export const inProcessDriver: Driver = {
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
   volatile: true,
+  ordering: {
+    supported: true,
+    note: "InProcessMessageQueue (@fedify/fedify 2.3.6) hands out no " +
+      "message of a key while another of it is being handled",
+  },
   queueSpecifier: "@fedify/fedify",
   packages: ["@fedify/fedify"],
   prepare() {

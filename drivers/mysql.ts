@@ -36,6 +36,11 @@ export const mysqlDriver: Driver = {
   description: "@fedify/mysql MysqlMessageQueue (mysql2; MariaDB or MySQL)",
   crossProcess: true,
   quietPeriodSeconds: POLL_INTERVAL_SECONDS,
+  ordering: {
+    supported: true,
+    note: "MysqlMessageQueue (@fedify/mysql 2.3.6) takes GET_LOCK per key " +
+      "and handles the key's oldest ready message under it",
+  },
   service: mariadbService,
   queueSpecifier: "@fedify/mysql",
   packages: ["@fedify/mysql", "mysql2"],

@@ -11,4 +11,9 @@ export const noneDriver: Driver = {
   name: "none",
   description: "no queue: sendActivity delivers synchronously",
   crossProcess: false,
+  ordering: {
+    supported: true,
+    note: "no queue: each sendActivity delivers before it returns, so the " +
+      "app's order is the order sent",
+  },
 };

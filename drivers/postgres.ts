@@ -33,6 +33,11 @@ export const postgresDriver: Driver = {
   name: "postgres",
   description: "@fedify/postgres PostgresMessageQueue (postgres.js)",
   crossProcess: true,
+  ordering: {
+    supported: false,
+    note: "not supported by the installed version: @fedify/postgres 1.8.7 " +
+      "predates orderingKey (Fedify 2.0) and ignores it",
+  },
   service: postgresService,
   queueSpecifier: "@fedify/postgres",
   packages: ["@fedify/postgres", "postgres"],

@@ -204,6 +204,11 @@ export function redisDriverFor(
     description: `@fedify/redis RedisMessageQueue (ioredis), ${summary} ` +
       `(${describeSettings(mode)})`,
     crossProcess: true,
+    ordering: {
+      supported: false,
+      note: "not supported by the installed version: @fedify/redis 1.8.7 " +
+        "predates orderingKey (Fedify 2.0) and ignores it",
+    },
     service,
     queueSpecifier: "@fedify/redis",
     packages: ["@fedify/redis", "ioredis"],

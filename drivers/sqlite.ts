@@ -47,6 +47,11 @@ export const sqliteDriver: Driver = {
     "@fedify/sqlite SqliteMessageQueue (node:sqlite, one file shared by processes)",
   crossProcess: true,
   quietPeriodSeconds: POLL_INTERVAL_SECONDS,
+  ordering: {
+    supported: true,
+    note: "SqliteMessageQueue (@fedify/sqlite 2.0.0-dev) skips keys listed " +
+      "in its lock table while one of their messages is handled",
+  },
   queueSpecifier: "@fedify/sqlite",
   packages: ["@fedify/sqlite"],
   availability(): Promise<Availability> {

@@ -25,6 +25,11 @@ export interface InboxStats extends LedgerStats {
   readonly goneDeliveries: number;
   /** Which HTTP server the inbox runs on. */
   readonly transport: "deno" | "node";
+  /**
+   * Order violations of the ordered workload (`order.ts`); absent when the
+   * run sends independent activities.
+   */
+  readonly orderViolations?: number;
 }
 
 /** What the arrivals path of {@link INBOX_PATHS} returns. */

@@ -24,6 +24,7 @@ import {
   needsDrops,
 } from "./behaviour.ts";
 import { DeliveryLedger, type Expectation } from "./ledger.ts";
+import { OrderLedger } from "./order.ts";
 import {
   INBOX_PATHS,
   type InboxArrivals,
@@ -38,6 +39,11 @@ export interface InboxOptions extends Expectation {
   readonly port?: number;
   /** How to misbehave; answers 202 at once when absent. */
   readonly profile?: InboxProfile;
+  /**
+   * Activities per note of the ordered workload (3: Create, Update,
+   * Delete); arrival order is checked ({@link OrderLedger}) when above 1.
+   */
+  readonly stepsPerObject?: number;
 }
 
 /** A running inbox server. */
@@ -56,6 +62,7 @@ type Answer = { status: number; json?: unknown } | "drop";
 /** Request handling, independent of the HTTP server underneath. */
 class Inbox {
   readonly ledger: DeliveryLedger;
+  readonly #order: OrderLedger | undefined;
   readonly #behaviour: Behaviour;
   readonly #profile: InboxProfile;
   readonly #transport: "deno" | "node";
@@ -64,6 +71,10 @@ class Inbox {
 
   constructor(options: InboxOptions, transport: "deno" | "node") {
     this.ledger = new DeliveryLedger(options);
+    const steps = options.stepsPerObject ?? 1;
+    this.#order = steps > 1
+      ? new OrderLedger(options.total, options.recipients, steps)
+      : undefined;
     this.#profile = options.profile ?? INSTANT_INBOX;
     this.#behaviour = new Behaviour(
       this.#profile,
@@ -80,6 +91,9 @@ class Inbox {
         rejections: this.ledger.rejections(),
         goneDeliveries: this.#behaviour.goneDeliveries,
         transport: this.#transport,
+        ...(this.#order == null
+          ? {}
+          : { orderViolations: this.#order.violations }),
       };
       return { status: 200, json: stats };
     }
@@ -123,8 +137,11 @@ class Inbox {
     const verdict = this.#behaviour.verdict(pair, attempt);
     switch (verdict) {
       case "accept":
-        // Arrival is when the request came in, not when we answered.
-        this.ledger.deliver(pair, at);
+        // Arrival is when the request came in, not when we answered; order
+        // is the order of acceptance (the same for an instant inbox).
+        if (this.ledger.deliver(pair, at) === "delivered") {
+          this.#order?.accept(pair);
+        }
         return { status: 202 };
       case "error":
         this.ledger.refuse(pair, "error");

@@ -7,7 +7,7 @@
  * @module
  */
 import { signObject, signRequest } from "@fedify/fedify";
-import type { Create } from "@fedify/vocab";
+import type { Activity } from "@fedify/vocab";
 import { now } from "../ipc/child_io.ts";
 import type { SenderKeys } from "./federation.ts";
 import type { BenchRecipient } from "./federation.ts";
@@ -24,7 +24,7 @@ export interface DirectOptions {
   /** Number of activities. */
   readonly total: number;
   /** Builds activity `index`. */
-  readonly activity: (index: number) => Create;
+  readonly activity: (index: number) => Activity;
   /** Where each activity goes. */
   readonly recipients: readonly BenchRecipient[];
   /** Deliveries in flight at once. */

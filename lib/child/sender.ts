@@ -36,7 +36,10 @@ import {
   type SendCall,
   type SendLog,
 } from "./send_loops.ts";
-import type { FanoutMode } from "../results/types.ts";
+import type { FanoutMode, OrderingKey, Workload } from "../results/types.ts";
+import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
+import { objectStep } from "../../fake_inbox/order.ts";
+import { makeStepActivity, noteId } from "./ordered.ts";
 
 /** Fedify's fanout option (defined with the results types). */
 export type { FanoutMode };
@@ -57,6 +60,13 @@ export interface SenderSpec {
   readonly consume: boolean;
   /** Fedify's fanout option for `sendActivity`. */
   readonly fanout: FanoutMode;
+  /** What to send; independent `Create(Note)` activities when absent. */
+  readonly workload?: Workload;
+  /**
+   * `object`: every `sendActivity` passes its note's id as `orderingKey`;
+   * no key when absent or `none`.
+   */
+  readonly orderingKey?: OrderingKey;
   /** RSA modulus length of the sender's key. */
   readonly rsaBits: number;
   /**
@@ -139,13 +149,22 @@ async function main(spec: SenderSpec): Promise<void> {
     emit({ type: "progress", sent: returned });
     lastProgress = at;
   };
-  const send: SendCall = (i) => {
-    const activity = makeActivity(origin, actor, spec.runId, i, audience);
+  const steps = stepsPerObject(spec.workload);
+  const build = (i: number) =>
+    steps > 1
+      ? makeStepActivity(origin, actor, spec.runId, i, audience)
+      : makeActivity(origin, actor, spec.runId, i, audience);
+  const send: SendCall = stepsInOrder((i) => {
+    const activity = build(i);
+    const orderingKey = spec.orderingKey === "object"
+      ? noteId(origin, spec.runId, objectStep(i, steps).object).href
+      : undefined;
     return () =>
       ctx.sendActivity({ identifier: SENDER }, recipients, activity, {
         fanout: spec.fanout,
+        ...(orderingKey == null ? {} : { orderingKey }),
       });
-  };
+  }, steps);
   let log: SendLog = {
     callStarts: [],
     callMs: [],
@@ -157,7 +176,7 @@ async function main(spec: SenderSpec): Promise<void> {
       keys,
       actor,
       total: spec.total,
-      activity: (i) => makeActivity(origin, actor, spec.runId, i, audience),
+      activity: build,
       recipients,
       concurrency: spec.direct.concurrency,
       signal: stop.signal,

@@ -273,3 +273,24 @@ Deno.test("roundTo rounds to the given decimal places", () => {
   assert.equal(roundTo(0.30000000000000004, 2), 0.3);
   assert.equal(roundTo(1.23456, 3), 1.235);
 });
+
+Deno.test("aggregateRuns: order violations are the median count over the runs", () => {
+  const ordering = (violations: number | null) => ({
+    key: "none" as const,
+    supported: false,
+    note: "ignores keys",
+    violations,
+  });
+  const runs = [
+    okRun(12, { ordering: ordering(5) }),
+    okRun(10, { ordering: ordering(1) }),
+    okRun(11, { ordering: ordering(9) }),
+  ];
+  assert.deepEqual(aggregateRuns("x", "x", 1, runs).ordering, ordering(5));
+  runs[1] = okRun(10, { ordering: ordering(null) });
+  assert.equal(aggregateRuns("x", "x", 1, runs).ordering?.violations, null);
+  assert.equal(
+    aggregateRuns("x", "x", 1, [okRun(1), okRun(2)]).ordering,
+    undefined,
+  );
+});

@@ -309,6 +309,16 @@ export function aggregateRuns(
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),
+    // Violations are a count like duplicates: the median over the runs (the
+    // worst run's when one failed); each run's own stays in `runs`.
+    ...(representative.ordering == null ? {} : {
+      ordering: {
+        ...representative.ordering,
+        violations: runs.some((run) => run.ordering?.violations == null)
+          ? null
+          : count((run) => run.ordering!.violations!),
+      },
+    }),
     runs: [...runs],
     spread: spreads(runs),
     outliers: outliers(runs),

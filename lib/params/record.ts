@@ -80,7 +80,12 @@ export function recordParams<P extends readonly ParamSpec[]>(
       setPath(out, `${group.path}.${key}`, fixed);
     }
   }
-  const axes = t.params.filter((s) => s.record?.axis);
+  // An axis recorded only when not at its default stays out of `axes` at
+  // its default too, so that records made before it existed read the same.
+  const axes = t.params.filter((s) =>
+    s.record?.axis &&
+    (s.record.when !== "not-default" || isActive(s, v[s.name]))
+  );
   if (axes.some((s) => (v[s.name] as unknown[]).length > 1)) {
     out.axes = Object.fromEntries(
       axes.map((s) => [s.record!.path, v[s.name]]),

@@ -73,4 +73,27 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       idleSeconds: "20",
     },
   },
+  ordering: {
+    description: "ordering keys, planned for about 15 minutes for the " +
+      "default suite (not yet measured): " +
+      "each note's Create, Update and Delete sent back to back (120 " +
+      "activities, 40 notes, × 8 recipients), without and with " +
+      "orderingKey, at ×1 and ×4; the inbox answers in 5–20 ms and " +
+      "drops the connection on 2% of first attempts, whose retries go " +
+      "back through the queue and can arrive after a later step; every " +
+      "row to its end (--until-done), so that violations are counted " +
+      "over every delivery; add --workers 2 for two worker processes per " +
+      "shared queue",
+    settings: {
+      total: "120",
+      recipients: "8",
+      workload: "cud",
+      orderingKey: "none,object",
+      parallel: "1,4",
+      inboxLatency: "5-20ms",
+      inboxDropRate: "0.02",
+      baseline: true,
+      untilDone: true,
+    },
+  },
 };

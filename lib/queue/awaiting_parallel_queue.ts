@@ -21,6 +21,28 @@ export type { ParallelImpl };
 export { PARALLEL_IMPLS } from "../params/bench/mod.ts";
 
 /**
+ * Whether each parallel wrapper keeps the order the wrapped queue keeps for
+ * an `orderingKey`, and why, for the ordering results.
+ */
+export const PARALLEL_ORDERING: Readonly<
+  Record<ParallelImpl, { readonly keepsOrder: boolean; readonly note: string }>
+> = {
+  fedify: {
+    keepsOrder: false,
+    note: "Fedify's ParallelMessageQueue (2.3.6) returns from the queue's " +
+      "handler once the work has started, so the queue's per-key lock ends " +
+      "before the message is handled; it keeps keys itself only for " +
+      "messages that reach it wrapped with __fedify_ordering_key__, which " +
+      "no queue here hands out",
+  },
+  awaiting: {
+    keepsOrder: true,
+    note: "the awaiting wrapper settles the queue's handler when the " +
+      "message is done, so the queue's per-key lock holds throughout",
+  },
+};
+
+/**
  * Wraps `queue` to handle up to `workers` messages at once, with Fedify's
  * `ParallelMessageQueue` or with {@link AwaitingParallelMessageQueue}.
  *

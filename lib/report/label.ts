@@ -26,6 +26,8 @@ export interface Labelled {
   readonly rsaBits?: number;
   /** The parallel wrapper. */
   readonly parallelImpl?: string;
+  /** The ordering key, when the suite sweeps it. */
+  readonly orderingKey?: string;
   /** Closed-loop send loops of a senders row. */
   readonly senders?: number;
   /** The open-loop schedule of a rate row. */
@@ -77,6 +79,7 @@ export function configurationLabel(result: Labelled): string {
     text += ` fanout=${result.fanout}`;
   }
   if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;
+  if (result.orderingKey != null) text += ` key=${result.orderingKey}`;
   return text;
 }
 

@@ -22,6 +22,7 @@ import {
 import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
+import { orderingSections } from "./ordering.ts";
 import { renderEnvironment } from "./environment.ts";
 import { renderDriftNotice, renderRowCalibrations } from "./calibration.ts";
 import {
@@ -74,7 +75,10 @@ function showsBurst(
  * heading, its table and its notes), as printed at the end of a run.
  */
 export function renderTable(document: ResultsDocument): string {
-  const sections = loadSections(document);
+  const sections = [
+    ...orderingSections(document),
+    ...loadSections(document),
+  ];
   const notice = renderDriftNotice(document.results);
   const parts = [
     ...(notice == null ? [] : [notice + "\n"]),
@@ -217,7 +221,10 @@ export function renderMarkdown(
 ): string {
   const p = document.params;
   const runs = p.runs ?? 1;
-  const sections = loadSections(document);
+  const sections = [
+    ...orderingSections(document),
+    ...loadSections(document),
+  ];
   const figures = charts.map((c) =>
     `### ${c.title}\n\n![${c.title}](charts/${c.name}.svg)\n` +
     (c.omitted == null || c.omitted.length === 0
@@ -266,6 +273,10 @@ ${
         integer.format(p.total)
       }, applies only to burst and \`--senders\` rows)`
   }; ${runs} run${runs > 1 ? "s" : ""} each${
+    p.workload === "cud"
+      ? "; workload `cud` (each note's Create, Update and Delete back to back)"
+      : ""
+  }${
     runs > 1 ? " (figures are medians, min–max in parentheses)" : ""
   }; fanout \`${p.fanout}\`; sender key RSA-${p.rsaBits} + Ed25519; ${
     p.workers ?? 1

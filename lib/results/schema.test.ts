@@ -10,6 +10,7 @@ import { loadDrivers } from "../../drivers/mod.ts";
 import type { ResultsDocument } from "./types.ts";
 import { runSuite } from "../run/suite.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
+import { PARAMS, result } from "../testing/chart_fixtures.ts";
 
 const schema = JSON.parse(
   await Deno.readTextFile(
@@ -174,6 +175,56 @@ Deno.test("a steady-load document matches the schema", () => {
   const document = steadyDocument();
   assertValid(document);
   assertAccounted(document);
+});
+
+Deno.test("ordering fields match the schema; an unknown key does not", () => {
+  const ordering = {
+    key: "object" as const,
+    supported: false,
+    note: "not supported by the installed version",
+    violations: 3,
+  };
+  const ok = {
+    delivered: 200,
+    missing: 0,
+    sendSeconds: 1,
+    receiveSeconds: 2,
+    totalSeconds: 2.5,
+    deliveriesPerSecond: 80,
+    elapsedSeconds: 2.5,
+  };
+  const document: ResultsDocument = {
+    schemaVersion: 1,
+    startedAt: "2026-11-26T00:00:00.000Z",
+    finishedAt: "2026-11-26T00:01:00.000Z",
+    params: {
+      ...PARAMS,
+      workload: "cud",
+      orderingKey: "none",
+      axes: {
+        fanout: ["auto"],
+        rsaBits: [2048],
+        orderingKey: ["none", "object"],
+      },
+    },
+    results: [
+      result("redis", 1, "ok", {
+        ...ok,
+        id: "redis-key-object",
+        orderingKey: "object",
+        ordering,
+        runs: [{ ...result("redis", 1, "ok", ok), ordering }],
+      }),
+    ],
+  };
+  assertValid(document);
+  const validate = validator();
+  const bad = structuredClone(document);
+  (bad.results[0].ordering as { key: string }).key = "activity";
+  assert.equal(validate(bad), false);
+  const negative = structuredClone(document);
+  (negative.results[0].ordering as { violations: number }).violations = -1;
+  assert.equal(validate(negative), false);
 });
 
 Deno.test("the schema rejects a rate run whose verdict is neither", () => {

@@ -46,6 +46,42 @@ export const BASELINE_DRIVER = "baseline";
  */
 export type FanoutMode = "auto" | "skip" | "force";
 
+/**
+ * What the sender sends: `create`, independent `Create(Note)` activities
+ * (the default); `cud`, a `Create`, an `Update` and a `Delete` of each
+ * note, back to back, as a user's edit-then-delete.
+ */
+export type Workload = "create" | "cud";
+
+/**
+ * The `orderingKey` each `sendActivity` passes: `none`, no key; `object`,
+ * the note's id, so that Fedify keeps each note's activities in order per
+ * receiving server where the queue honours it.
+ */
+export type OrderingKey = "none" | "object";
+
+/**
+ * Order of arrival in a run of the `cud` workload.  A violation is the
+ * first accepted arrival of an (activity, recipient) pair after an accepted
+ * arrival of a later step of the same note at the same recipient
+ * (docs/methodology.md, "Ordering").
+ */
+export interface OrderingRecord {
+  /** The ordering key the run passed to `sendActivity`. */
+  readonly key: OrderingKey;
+  /**
+   * Whether this configuration's queue, as installed and wrapped,
+   * implements `orderingKey` (handles a key's messages one at a time, in
+   * order) rather than ignoring it; the same with either key.  Whether
+   * order held is {@link violations}.
+   */
+  readonly supported: boolean;
+  /** Why it does not (or what its support rests on); for the report. */
+  readonly note?: string;
+  /** Order violations counted by the inbox; `null` if it could not be read. */
+  readonly violations: number | null;
+}
+
 /** An inbox latency: fixed (`min === max`) or uniform over a range, in ms. */
 export interface LatencyRange {
   /** Shortest answer delay, ms. */
@@ -440,6 +476,8 @@ export interface RunResult {
   readonly maxRate?: MaxRateRecord;
   /** The idle measurement (`--idle`); the run sent nothing. */
   readonly idle?: IdleRecord;
+  /** Arrival order of the `cud` workload; absent for other workloads. */
+  readonly ordering?: OrderingRecord;
   /**
    * For an `incomplete` run stopped by its budget or the time limit while
    * still delivering: its estimated total time.  Stalled, interrupted,
@@ -527,6 +565,8 @@ export interface ConfigurationResult extends RunResult {
   readonly fanout?: FanoutMode;
   /** RSA modulus length of the sender's key in this configuration. */
   readonly rsaBits?: number;
+  /** The ordering key this configuration passed, when keys are swept. */
+  readonly orderingKey?: OrderingKey;
   /**
    * The parallel wrapper around the driver's queue (parallelism above 1):
    * Fedify's `ParallelMessageQueue`, or `awaiting`, ours that acknowledges
@@ -576,7 +616,16 @@ export interface SuiteParams {
   readonly axes?: {
     readonly fanout: readonly FanoutMode[];
     readonly rsaBits: readonly number[];
+    /** Absent in results written before ordering keys: `["none"]`. */
+    readonly orderingKey?: readonly OrderingKey[];
   };
+  /** What the sender sends; `create` when absent. */
+  readonly workload?: Workload;
+  /**
+   * The ordering key of every `sendActivity`; `none` when absent.  With
+   * several (`axes.orderingKey`), the first.
+   */
+  readonly orderingKey?: OrderingKey;
   /**
    * Parallel wrappers each configuration above parallelism 1 runs with;
    * `["fedify"]` when absent.  A list sweeps them.

@@ -30,6 +30,7 @@ import {
   GENERATOR_DRIVER,
   type IdleRecord,
   type Implementation,
+  type OrderingKey,
   type ParallelImpl,
   type RunResult,
   type ServerRecord,
@@ -43,6 +44,8 @@ import { sleep } from "../system/sleep.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
+import { orderingKeyOf, orderingRecord } from "./ordering.ts";
+import { stepsPerObject } from "../workload/ordering.ts";
 import type { RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { RunProcesses } from "./processes.ts";
@@ -72,6 +75,8 @@ export interface Configuration {
   readonly rsaBits?: number;
   /** The parallel wrapper above parallelism 1; Fedify's when absent. */
   readonly parallelImpl?: ParallelImpl;
+  /** `sendActivity`'s ordering key; the suite's when absent. */
+  readonly orderingKey?: OrderingKey;
   /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
@@ -245,6 +250,7 @@ class Run {
       total: this.#expected === 0 ? 0 : this.#total,
       recipients: params.recipients,
       profile: params.inbox,
+      stepsPerObject: stepsPerObject(params.workload),
     });
     this.#inbox = inbox;
     const queue: QueueSpec = {
@@ -265,6 +271,8 @@ class Run {
         queue,
         consume: this.#workers === 0,
         fanout: this.#configuration.fanout ?? params.fanout,
+        workload: params.workload,
+        orderingKey: orderingKeyOf(this.#configuration, params),
         rsaBits: this.#configuration.rsaBits ?? params.rsaBits,
         direct: this.#configuration.direct
           ? { concurrency: parallelism }
@@ -429,7 +437,8 @@ class Run {
 
   #result(end: RunEnd): RunResult {
     const { params } = this.#context;
-    return buildRunResult({
+    const ordering = orderingRecord(this.#configuration, params, this.#stats);
+    const result = buildRunResult({
       end,
       expected: this.#expected,
       recipients: params.recipients,
@@ -451,5 +460,6 @@ class Run {
       schedule: this.#schedule,
       idle: this.#idle,
     });
+    return ordering == null ? result : { ...result, ordering };
   }
 }

@@ -28,6 +28,7 @@ import {
   type FanoutMode,
   GENERATOR_DRIVER,
   type LogSummary,
+  type OrderingKey,
   type ParallelImpl,
   type ResultsDocument,
   type RunResult,
@@ -110,6 +111,8 @@ export interface Axes {
   readonly fanout: readonly FanoutMode[];
   /** RSA key sizes. */
   readonly rsaBits: readonly number[];
+  /** Ordering keys; `["none"]` when absent. */
+  readonly orderingKey?: readonly OrderingKey[];
 }
 
 /**
@@ -148,14 +151,19 @@ export function expandConfigurations(
     ),
   ];
   if (axes == null) return plain;
+  const keys = axes.orderingKey ?? ["none"];
   return plain.flatMap((c) =>
     axes.rsaBits.flatMap((rsaBits) =>
-      // The baseline does not use sendActivity, so fanout does not apply.
-      (c.direct ? [axes.fanout[0]] : axes.fanout).map((fanout) => ({
-        ...c,
-        fanout,
-        rsaBits,
-      }))
+      // The baseline does not use sendActivity, so fanout and ordering keys
+      // do not apply.
+      (c.direct ? [axes.fanout[0]] : axes.fanout).flatMap((fanout) =>
+        (c.direct ? [keys[0]] : keys).map((orderingKey) => ({
+          ...c,
+          fanout,
+          rsaBits,
+          ...(keys.length > 1 ? { orderingKey } : {}),
+        }))
+      )
     )
   );
 }
@@ -195,6 +203,12 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   }
   if (axes != null && axes.rsaBits.length > 1) {
     id += `-rsa${configuration.rsaBits}`;
+  }
+  if (
+    (axes?.orderingKey?.length ?? 0) > 1 && !configuration.direct &&
+    configuration.orderingKey != null
+  ) {
+    id += `-key-${configuration.orderingKey}`;
   }
   if ((configuration.parallelImpl ?? "fedify") !== "fedify") {
     id += `-${configuration.parallelImpl}`;
@@ -564,6 +578,9 @@ function configurationFields(
     ...(configuration.parallelImpl == null
       ? {}
       : { parallelImpl: configuration.parallelImpl }),
+    ...(configuration.orderingKey == null
+      ? {}
+      : { orderingKey: configuration.orderingKey }),
   };
 }
 

@@ -18,11 +18,14 @@ import { MAX_DELIVERIES } from "./limits.ts";
 import { LOAD_PARAMS, LOAD_SECTION } from "./load.ts";
 import { OUTPUT_PARAMS, OUTPUT_SECTION } from "./output.ts";
 import { SUITE_PARAMS, SUITE_SECTION } from "./suite.ts";
+import { CUD_STEPS, WORKLOAD_PARAMS, WORKLOAD_SECTION } from "./workload.ts";
 
 export * from "./limits.ts";
+export { CUD_STEPS } from "./workload.ts";
 
 const PARAMS = [
   ...SUITE_PARAMS,
+  ...WORKLOAD_PARAMS,
   ...LOAD_PARAMS,
   ...INBOX_PARAMS,
   ...CRASHES_PARAMS,
@@ -47,6 +50,7 @@ export const BENCH: CommandTable<typeof PARAMS> = {
     "exact delivery accounting.",
   sections: [
     { title: SUITE_SECTION },
+    { title: WORKLOAD_SECTION },
     {
       title: LOAD_SECTION,
       note: "instead of one burst of TOTAL; see the docs' steady load",
@@ -76,6 +80,23 @@ export const BENCH: CommandTable<typeof PARAMS> = {
       check: (v) =>
         v.inboxErrorRate + v.inboxDropRate > 1
           ? "--inbox-error-rate and --inbox-drop-rate add up to more than 1"
+          : null,
+    },
+    {
+      check: (v) =>
+        v.workload === "cud" && v.total % CUD_STEPS.length !== 0
+          ? `--workload cud sends ${CUD_STEPS.join(", ")} of each note, so ` +
+            `--total counts ${CUD_STEPS.length} activities per note; ` +
+            `${v.total} is not a multiple of ${CUD_STEPS.length}: use ` +
+            `${v.total - (v.total % CUD_STEPS.length) || CUD_STEPS.length}` +
+            ` or ${v.total + CUD_STEPS.length - (v.total % CUD_STEPS.length)}`
+          : null,
+    },
+    {
+      check: (v) =>
+        v.workload === "cud" && wantsLoad(v)
+          ? "--workload cud runs on a burst, not under steady load; drop " +
+            "--rate, --senders, --find-max-rate and --idle, or the workload"
           : null,
     },
     {
