@@ -15,6 +15,7 @@ export const inProcessDriver: Driver = {
   volatile: true,
   queueSpecifier: "@fedify/fedify",
   packages: ["@fedify/fedify"],
+  depth: "ready-and-delayed",
   prepare() {
     return Promise.resolve({ config: null, cleanup: () => Promise.resolve() });
   },

@@ -28,6 +28,7 @@ import {
   type QueueSpec,
   reportDepth,
 } from "./queue.ts";
+import { reportQueueLog } from "./queue_log.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
 import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
 import {
@@ -111,7 +112,10 @@ async function main(spec: SenderSpec): Promise<void> {
   const consuming = spec.consume && opened.queue != null
     ? federation.startQueue(undefined, { signal: stop.signal })
     : Promise.resolve();
-  if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
+  if (spec.consume && opened.queue != null) {
+    reportDepth(opened, stop.signal, spec.queue.sampleDepth);
+  }
+  reportQueueLog(opened.counting, stop.signal);
   emit({
     type: "ready",
     pid: Deno.pid,

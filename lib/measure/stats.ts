@@ -303,6 +303,7 @@ export function aggregateRuns(
       : { callsPerSecond: representative.callsPerSecond }),
     ...(representative.load == null ? {} : { load: representative.load }),
     ...(representative.idle == null ? {} : { idle: representative.idle }),
+    ...(representative.depth == null ? {} : { depth: representative.depth }),
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),

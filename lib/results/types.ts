@@ -417,6 +417,32 @@ export interface RunResult {
   readonly maxRate?: MaxRateRecord;
   /** The idle measurement (`--idle`); the run sent nothing. */
   readonly idle?: IdleRecord;
+  /** `getDepth()` against the bench's own count (`--sample-depth`). */
+  readonly depth?: DepthRecord;
+}
+
+/**
+ * How a queue's `getDepth()` compared with the truth over a run
+ * (`--sample-depth`; docs/methodology.md defines the error), or the time a
+ * call takes at given backlogs (dequeue-cost).  A queue without
+ * `getDepth()` has only `supported: false`.
+ */
+export interface DepthRecord {
+  /** Whether the installed queue has `getDepth()`, as its driver declares. */
+  readonly supported: boolean;
+  /** Samples judged (taken from the start of sending to the run's end). */
+  readonly samples?: number;
+  /** The largest error of a sample, in messages. */
+  readonly maxAbsError?: number;
+  /** The mean error over the samples, in messages. */
+  readonly meanAbsError?: number;
+  /** The largest true depth at a sample, for scale. */
+  readonly peakTrueDepth?: number;
+  /**
+   * Milliseconds one `getDepth()` call took (median of several), by the
+   * number of messages in the queue: `{ "0": 0.4, "10000": 3.1 }`.
+   */
+  readonly callMs?: Readonly<Record<string, number>>;
 }
 
 /** Fedify's log of a run (or of all runs of a configuration). */
@@ -557,6 +583,11 @@ export interface SuiteParams {
   readonly load?: LoadParams;
   /** The scenario preset the parameters came from, if any. */
   readonly scenario?: string;
+  /**
+   * `--sample-depth`: runs sampled `getDepth()` and report its error
+   * (`RunResult.depth`); absent when off.
+   */
+  readonly sampleDepth?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { SentMessage } from "../ipc/messages.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
+import { type DepthObservations, depthRecord } from "./depth_outcome.ts";
 import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import type {
@@ -91,6 +92,8 @@ export interface RunObservations {
   readonly schedule?: readonly number[];
   /** The idle measurement, when the run was one. */
   readonly idle?: IdleRecord;
+  /** What `--sample-depth` observed; absent when off. */
+  readonly depthCheck?: DepthObservations;
 }
 
 /** The figures that depend on how the run ended. */
@@ -185,6 +188,9 @@ export function buildRunResult(run: RunObservations): RunResult {
       : {}),
     ...loadOf(run, due),
     ...(run.idle == null ? {} : { idle: run.idle }),
+    ...(run.depthCheck == null
+      ? {}
+      : { depth: depthRecord(run.depthCheck, run.started) }),
   };
 }
 

@@ -41,6 +41,7 @@ import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
+import { gatherDepth } from "./depth_outcome.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -249,6 +250,7 @@ class Run {
       config: this.#prepared?.config ?? null,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
+      ...(this.#sampleDepth() ? { count: true, sampleDepth: true } : {}),
     };
     await this.#processes.startApp({
       workers: this.#workers,
@@ -407,6 +409,22 @@ class Run {
       load: this.#context.load,
       schedule: this.#schedule,
       idle: this.#idle,
+      ...(this.#sampleDepth()
+        ? {
+          depthCheck: gatherDepth(
+            this.#configuration.driver.depth != null,
+            this.#processes.depthMessages(),
+            now(),
+          ),
+        }
+        : {}),
     });
+  }
+
+  /** Whether this run samples `getDepth()`: asked, and it has a queue. */
+  #sampleDepth(): boolean {
+    const { driver, direct, generator } = this.#configuration;
+    return this.#context.params.sampleDepth === true && !direct &&
+      !generator && driver.open != null;
   }
 }
