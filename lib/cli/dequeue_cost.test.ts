@@ -13,6 +13,7 @@ Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
     stepTimeoutSeconds: 60,
     projectionBacklog: 50000,
     project: ["redis"],
+    depthBacklogs: [0, 10000, 50000],
     outDir: "results/dequeue-cost",
   });
   assert.equal(parseDequeueCostArgs(["--help"], {}), null);

@@ -20,6 +20,8 @@ import {
 import { writeAtomically } from "./markdown.ts";
 import {
   type CostFit,
+  DEPTH_CALLS,
+  type DepthCost,
   DEQUEUE_COST_FILE,
   type DequeueCostDocument,
   type DequeueCostPoint,
@@ -119,7 +121,44 @@ export function renderDequeueCost(document: DequeueCostDocument): string {
       ),
     );
   }
+  const depth = document.depth ?? [];
+  if (depth.length > 0) {
+    lines.push(
+      "",
+      "## `getDepth()` call time",
+      "",
+      `Milliseconds one \`getDepth()\` call took (median of ${DEPTH_CALLS} ` +
+        "after one untimed call) with that many messages in the queue, " +
+        "filled as above; one queue per driver, filled step by step.  " +
+        "Queues whose installed version has no `getDepth()` say so.",
+      "",
+      columnTable(
+        depthColumns(params.depthBacklogs ?? []),
+        depth,
+        UNPADDED,
+      ),
+    );
+  }
   return lines.join("\n") + "\n";
+}
+
+/** The `getDepth()` table's columns: one per backlog. */
+function depthColumns(backlogs: readonly number[]): Column<DepthCost>[] {
+  return [
+    textColumn("Driver", (d) => d.driver),
+    textColumn(
+      "getDepth()",
+      (d) => d.supported ? "yes" : "not in the installed version",
+    ),
+    ...backlogs.map((backlog) =>
+      figureColumn(
+        `ms at ${integer.format(backlog)}`,
+        msFigure,
+        (d: DepthCost) => d.callMs?.[String(backlog)],
+      )
+    ),
+    textColumn("Note", (d) => d.reason ?? ""),
+  ];
 }
 
 /**

@@ -107,6 +107,29 @@ Deno.test("a steady-load document matches the schema", () => {
   assertAccounted(document);
 });
 
+Deno.test("depth records match the schema; a bad backlog key does not", () => {
+  const document = structuredClone(steadyDocument());
+  const [first, second] = document.results as unknown as {
+    depth?: unknown;
+  }[];
+  first.depth = {
+    supported: true,
+    samples: 12,
+    maxAbsError: 3,
+    meanAbsError: 0.25,
+    peakTrueDepth: 400,
+    callMs: { "0": 0.1, "10000": 2.5, "50000": 11 },
+  };
+  second.depth = { supported: false };
+  assertValid(document);
+  assertValid({
+    ...document,
+    params: { ...document.params, sampleDepth: true },
+  });
+  first.depth = { supported: true, callMs: { "ten": 1 } };
+  assert.equal(validator()(document), false);
+});
+
 Deno.test("the schema rejects a rate run whose verdict is neither", () => {
   const validate = validator();
   const document = structuredClone(steadyDocument());

@@ -16,8 +16,10 @@ import { collectEnvironment } from "../measure/environment.ts";
 import { errorMessage, ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
 import { measurePoint } from "./dequeue_point.ts";
+import { measureDepthCost } from "./depth_cost.ts";
 import { driverAvailability } from "./suite.ts";
 import type {
+  DepthCost,
   DequeueCostDocument,
   DequeueCostParams,
   DequeueCostPoint,
@@ -39,6 +41,8 @@ export interface DequeueCostRunOptions {
   readonly signal?: AbortSignal;
   /** Told about each point. */
   readonly onProgress?: DequeueCostProgress;
+  /** Told about each driver's `getDepth()` cost. */
+  readonly onDepth?: (cost: DepthCost) => void;
 }
 
 /**
@@ -59,6 +63,7 @@ export async function runDequeueCost(
   const services = new ServiceManager();
   const points: DequeueCostPoint[] = [];
   const servers: Record<string, string> = {};
+  const depth: DepthCost[] = [];
   try {
     for (const driver of drivers) {
       const availability = await driverAvailability(driver, services);
@@ -89,6 +94,24 @@ export async function runDequeueCost(
           cutOff = `cut off at backlog ${backlog} (${point.status})`;
         }
       }
+      const depthBacklogs = params.depthBacklogs ?? [];
+      if (depthBacklogs.length > 0 && !signal.aborted) {
+        const cost = availability.available
+          ? await measureDepthCost(
+            driver,
+            depthBacklogs,
+            params.messageBytes,
+            services,
+            signal,
+          )
+          : {
+            driver: driver.name,
+            supported: driver.depth != null,
+            ...(driver.depth == null ? {} : { reason: cutOff ?? "" }),
+          };
+        depth.push(cost);
+        options.onDepth?.(cost);
+      }
     }
   } finally {
     await services.stopAll();
@@ -107,6 +130,7 @@ export async function runDequeueCost(
     projections: fits.filter((f) => params.project.includes(f.driver)).map((
       f,
     ) => projectDrain(f, params.projectionBacklog)),
+    ...(depth.length > 0 ? { depth } : {}),
   };
 }
 
@@ -149,6 +173,9 @@ function recorded(params: DequeueCostParams): DequeueCostParams {
     stepTimeoutSeconds: params.stepTimeoutSeconds,
     projectionBacklog: params.projectionBacklog,
     project: params.project,
+    ...(params.depthBacklogs == null
+      ? {}
+      : { depthBacklogs: params.depthBacklogs }),
   };
 }
 

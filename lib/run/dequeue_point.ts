@@ -99,18 +99,34 @@ async function fill(
   params: DequeueCostParams,
   signal: AbortSignal,
 ): Promise<number> {
-  const message = outboxMessages(params.messageBytes);
   const start = performance.now();
-  for (let i = 0; i < backlog && !signal.aborted; i += FILL_BATCH) {
+  await fillRange(queue, 0, backlog, params.messageBytes, signal);
+  return (performance.now() - start) / 1000;
+}
+
+/**
+ * Enqueues outbox-sized messages number `from` to `to` (exclusive) of
+ * `messageBytes` each, in batches through `enqueueMany()` where the queue
+ * has it.
+ * @throws When `signal` aborts.
+ */
+export async function fillRange(
+  queue: Queue,
+  from: number,
+  to: number,
+  messageBytes: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const message = outboxMessages(messageBytes);
+  for (let i = from; i < to && !signal.aborted; i += FILL_BATCH) {
     const messages = Array.from(
-      { length: Math.min(FILL_BATCH, backlog - i) },
+      { length: Math.min(FILL_BATCH, to - i) },
       (_, j) => message(i + j),
     );
     if (queue.enqueueMany != null) await queue.enqueueMany(messages);
     else for (const m of messages) await queue.enqueue(m);
   }
   signal.throwIfAborted();
-  return (performance.now() - start) / 1000;
 }
 
 /**
