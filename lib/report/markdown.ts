@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { depthSection } from "./depth_table.ts";
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
@@ -240,7 +241,7 @@ Started ${document.startedAt}, finished ${
     document.finishedAt ?? "(still running)"
   }.
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
-${burst}${loaded}${
+${burst}${loaded}${depthSection(document)}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null
