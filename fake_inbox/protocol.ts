@@ -25,6 +25,15 @@ export interface InboxStats extends LedgerStats {
   readonly goneDeliveries: number;
   /** Which HTTP server the inbox runs on. */
   readonly transport: "deno" | "node";
+  /**
+   * Pairs addressed to dead recipients (`--inbox-dead-rate`): never
+   * deliverable, and not expected; absent without dead inboxes.
+   */
+  readonly deadDeliveries?: number;
+  /** Requests to dead inboxes, retries included. */
+  readonly deadAttempts?: number;
+  /** Pairs to dead recipients attempted at least once. */
+  readonly deadAttempted?: number;
 }
 
 /** What the arrivals path of {@link INBOX_PATHS} returns. */

@@ -29,6 +29,7 @@ import {
   reportDepth,
 } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
+import { addressDeadInboxes, type DeadInboxSpec } from "./dead_inboxes.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
 import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
 import {
@@ -72,6 +73,8 @@ export interface SenderSpec {
   readonly consumeOnly?: boolean;
   /** Where Fedify's log goes; nowhere when absent. */
   readonly log?: LogSpec;
+  /** Dead recipients and their inboxes' origin (`--inbox-dead-rate`). */
+  readonly deadInboxes?: DeadInboxSpec;
   /**
    * A rate run: the schedule the `total` activities follow (the sender draws
    * the same one as the runner); calls start on time whether or not earlier
@@ -133,7 +136,10 @@ async function main(spec: SenderSpec): Promise<void> {
     inboxOrigin: spec.inboxOrigin,
     recipients: spec.recipients,
   };
-  const recipients = makeRecipients(audience);
+  const recipients = addressDeadInboxes(
+    makeRecipients(audience),
+    spec.deadInboxes,
+  );
   let lastProgress = now();
   const sendStart = now();
   if (go) emit({ type: "started", sendStart });

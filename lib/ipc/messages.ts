@@ -19,6 +19,8 @@ export interface ReadyMessage {
   readonly pid: number;
   /** The port it listens on, on 127.0.0.1 (the inbox, the calibration server). */
   readonly port?: number;
+  /** The port of the dead inboxes, on 127.0.0.1 (`--inbox-dead-rate`). */
+  readonly deadPort?: number;
   /** The origin of its federation's HTTP server (the sender). */
   readonly origin?: string;
   /**

@@ -79,3 +79,10 @@ Deno.test("delayedBacklog counts a delayed message until it is due", () => {
   assert.equal(backlog.at(800), 4);
   assert.equal(backlog.at(1100), 0);
 });
+
+Deno.test("StepFunction's mean weighs each value by how long it held", () => {
+  const f = new StepFunction([[10, 4], [20, -4]]);
+  assert.equal(f.mean(0, 40), 1);
+  assert.equal(f.mean(10, 20), 4);
+  assert.equal(f.mean(15, 15), 4);
+});

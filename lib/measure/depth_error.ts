@@ -47,6 +47,8 @@ export interface DepthSample {
   readonly end: number;
   /** Its `queued`. */
   readonly queued: number;
+  /** Its `delayed`, when the queue reports it. */
+  readonly delayed?: number;
 }
 
 /** What {@link depthError} compares. */
@@ -119,6 +121,22 @@ export class StepFunction {
   at(t: number): number {
     const i = this.#indexAt(t);
     return i < 0 ? 0 : this.#values[i];
+  }
+
+  /** The time-weighted mean over `[from, to]`; the value at `from` if empty. */
+  mean(from: number, to: number): number {
+    if (!(to > from)) return this.at(from);
+    let area = 0;
+    let at = from;
+    let value = this.at(from);
+    for (let i = this.#indexAt(from) + 1; i < this.#times.length; i++) {
+      if (this.#times[i] > to) break;
+      area += value * (this.#times[i] - at);
+      at = this.#times[i];
+      value = this.#values[i];
+    }
+    area += value * (to - at);
+    return area / (to - from);
   }
 
   /** The least and greatest value over `[from, to]`. */

@@ -107,7 +107,7 @@ Deno.test("a steady-load document matches the schema", () => {
   assertAccounted(document);
 });
 
-Deno.test("depth records match the schema; a bad backlog key does not", () => {
+Deno.test("depth and delayed records match the schema; a bad backlog key does not", () => {
   const document = structuredClone(steadyDocument());
   const [first, second] = document.results as unknown as {
     depth?: unknown;
@@ -121,6 +121,18 @@ Deno.test("depth records match the schema; a bad backlog key does not", () => {
     callMs: { "0": 0.1, "10000": 2.5, "50000": 11 },
   };
   second.depth = { supported: false };
+  assertValid(document);
+  (first as { delayed?: unknown }).delayed = {
+    inboxDeadRate: 0.1,
+    deadRecipients: 10,
+    deadAttempts: 57,
+    peakDelayedBacklog: 480,
+    meanDelayedBacklog: 233.5,
+    delayedSource: "getDepth",
+    peakDelayedBacklogBench: 480,
+    healthyDeliveriesPerSecond: 120.5,
+    healthyLatencyMs: { p50: 1, p90: 2, p99: 3, p999: 4, max: 5 },
+  };
   assertValid(document);
   assertValid({
     ...document,

@@ -68,6 +68,11 @@ export interface InboxProfile {
   readonly verifySignatures: boolean;
   /** Seed of the draw of failing deliveries. */
   readonly seed: number;
+  /**
+   * Share of recipients whose inbox fails every request (503), on a host
+   * of its own; absent when none (`--inbox-dead-rate`).
+   */
+  readonly deadRate?: number;
 }
 
 /**
@@ -419,6 +424,42 @@ export interface RunResult {
   readonly idle?: IdleRecord;
   /** `getDepth()` against the bench's own count (`--sample-depth`). */
   readonly depth?: DepthRecord;
+  /** Dead inboxes and the delayed backlog (`--inbox-dead-rate`). */
+  readonly delayed?: DelayedRecord;
+}
+
+/**
+ * A run with dead inboxes (`--inbox-dead-rate`): how large the delayed
+ * backlog that retries and the circuit breaker built grew, beside the
+ * healthy deliveries' throughput and latency.  `expected` counts the
+ * healthy deliveries only.
+ */
+export interface DelayedRecord {
+  /** The share of recipients whose inbox failed every request. */
+  readonly inboxDeadRate: number;
+  /** How many recipients were dead. */
+  readonly deadRecipients: number;
+  /** Requests to dead inboxes, retries included (none is a delivery). */
+  readonly deadAttempts: number;
+  /**
+   * The largest delayed backlog from the start of sending to the run's
+   * end, in messages, from {@link delayedSource}; `null` when unknown.
+   */
+  readonly peakDelayedBacklog: number | null;
+  /** Its mean over that time (two decimals); `null` when unknown. */
+  readonly meanDelayedBacklog: number | null;
+  /**
+   * Where the figures above come from: `getDepth` (its `delayed`, sampled
+   * every 250 ms, for queues that report it) or `bench` (the counting
+   * wrapper: messages enqueued with a delay not yet due).
+   */
+  readonly delayedSource: "getDepth" | "bench";
+  /** The bench's own count's peak, whatever the source. */
+  readonly peakDelayedBacklogBench: number;
+  /** Healthy deliveries per second (`deliveriesPerSecond`). */
+  readonly healthyDeliveriesPerSecond: number | null;
+  /** Healthy deliveries' latency (`latencyMs`). */
+  readonly healthyLatencyMs: Percentiles | null;
 }
 
 /**

@@ -59,6 +59,7 @@ export function gatherDepth(
           start: message.start,
           end: message.at,
           queued: message.queued,
+          ...(message.delayed == null ? {} : { delayed: message.delayed }),
         });
       }
     }

@@ -42,6 +42,8 @@ import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { gatherDepth } from "./depth_outcome.ts";
+import { deadRecipients } from "../../fake_inbox/dead.ts";
+import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -133,6 +135,8 @@ class Run {
   readonly #configuration: Configuration;
   readonly #context: RunContext;
   readonly #expected: number;
+  /** Recipients whose inbox fails every request (`--inbox-dead-rate`). */
+  readonly #deadRecipients: readonly number[];
   /** Activities the sender sends. */
   readonly #total: number;
   /** A rate run's schedule, ms from the start of sending. */
@@ -162,9 +166,13 @@ class Run {
       : load?.kind === "senders" && load.total != null
       ? load.total
       : this.#schedule?.length ?? params.total;
+    this.#deadRecipients = deadRecipients(
+      params.inbox ?? INSTANT_INBOX,
+      params.recipients,
+    );
     this.#expected = configuration.generator
       ? 0
-      : this.#total * params.recipients;
+      : this.#total * (params.recipients - this.#deadRecipients.length);
     this.#timeoutSeconds = load?.kind === "rate"
       ? Math.min(
         params.timeoutSeconds,
@@ -250,7 +258,9 @@ class Run {
       config: this.#prepared?.config ?? null,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
-      ...(this.#sampleDepth() ? { count: true, sampleDepth: true } : {}),
+      ...(this.#sampleDepth() || this.#countDelayed()
+        ? { count: true, sampleDepth: true }
+        : {}),
     };
     await this.#processes.startApp({
       workers: this.#workers,
@@ -268,6 +278,12 @@ class Run {
           ? { concurrency: parallelism }
           : undefined,
         log: context.log,
+        ...(inbox.deadOrigin == null ? {} : {
+          deadInboxes: {
+            origin: inbox.deadOrigin,
+            recipients: this.#deadRecipients,
+          },
+        }),
         schedule: context.load?.kind === "rate" ? context.load : undefined,
         senders: context.load?.kind === "senders"
           ? context.load.senders
@@ -418,7 +434,30 @@ class Run {
           ),
         }
         : {}),
+      ...(this.#countDelayed()
+        ? {
+          delayedCheck: {
+            deadRate: params.inbox?.deadRate ?? 0,
+            deadRecipients: this.#deadRecipients.length,
+            deadAttempts: this.#stats?.deadAttempts ?? 0,
+            reportsDelayed:
+              this.#configuration.driver.depth === "ready-and-delayed",
+            queue: gatherDepth(
+              this.#configuration.driver.depth != null,
+              this.#processes.depthMessages(),
+              now(),
+            ),
+          },
+        }
+        : {}),
     });
+  }
+
+  /** Whether this run logs its queue for the delayed backlog: dead inboxes. */
+  #countDelayed(): boolean {
+    const { driver, direct, generator } = this.#configuration;
+    return this.#deadRecipients.length > 0 && !direct && !generator &&
+      driver.open != null;
   }
 
   /** Whether this run samples `getDepth()`: asked, and it has a queue. */

@@ -83,6 +83,13 @@ export const BENCH: CommandTable<typeof PARAMS> = {
     },
     {
       check: (v) =>
+        v.inboxDeadRate + v.inboxGoneRate >= 1
+          ? "--inbox-dead-rate and --inbox-gone-rate leave no healthy " +
+            "recipient; lower one of them"
+          : null,
+    },
+    {
+      check: (v) =>
         (v.crashWorkerAt != null || v.crashServerAt != null) && wantsLoad(v)
           ? "crash tests (--crash-worker-at, --crash-server-at) run on a " +
             "burst, not under steady load; drop --rate, --senders, " +
