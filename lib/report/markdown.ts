@@ -9,6 +9,7 @@
  * @module
  */
 import { depthSection } from "./depth_table.ts";
+import { delayedSection } from "./delayed_table.ts";
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
@@ -241,7 +242,7 @@ Started ${document.startedAt}, finished ${
     document.finishedAt ?? "(still running)"
   }.
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
-${burst}${loaded}${depthSection(document)}${
+${burst}${loaded}${depthSection(document)}${delayedSection(document)}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null
