@@ -14,6 +14,7 @@ Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
     projectionBacklog: 50000,
     project: ["redis"],
     depthBacklogs: [0, 10000, 50000],
+    delayed: 0,
     outDir: "results/dequeue-cost",
   });
   assert.equal(parseDequeueCostArgs(["--help"], {}), null);

@@ -104,6 +104,16 @@ const PARAMS = [
     affects: "measurement",
   }),
   value({
+    name: "delayed",
+    flag: "delayed",
+    kind: count(0, 10_000_000, "messages"),
+    default: 0,
+    help: "messages due in an hour enqueued before each backlog, so that " +
+      "every dequeue runs beside a delayed backlog",
+    section: OPTIONS,
+    affects: "measurement",
+  }),
+  value({
     name: "out",
     flag: "out",
     kind: text("DIR"),

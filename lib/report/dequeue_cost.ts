@@ -92,7 +92,13 @@ export function renderDequeueCost(document: DequeueCostDocument): string {
     `${params.messageBytes} bytes of JSON (an outbox message with its ` +
     "activity and keys); every backlog starts from an empty queue.  A " +
     "queue's own timers and notifications run as usual (for example " +
-    "`PostgresMessageQueue` 1.8.7 starts another poll loop every 5 s).",
+    "`PostgresMessageQueue` 1.8.7 starts another poll loop every 5 s)." +
+    ((params.delayed ?? 0) > 0
+      ? `  Before each backlog, ${
+        integer.format(params.delayed!)
+      } messages due in an hour were enqueued: every dequeue (and every ` +
+        "`getDepth()` call) ran beside that delayed backlog."
+      : ""),
     "",
     columnTable(POINT_COLUMNS, document.points, UNPADDED),
   ];

@@ -32,6 +32,11 @@ export interface DequeueCostParams {
    * queue has one; absent in files made before it was measured.
    */
   readonly depthBacklogs?: readonly number[];
+  /**
+   * Messages due in an hour enqueued before each point's backlog (and
+   * before the `getDepth()` backlogs); absent or 0 for none.
+   */
+  readonly delayed?: number;
 }
 
 /** The percentiles of the gaps between consecutive messages, ms. */

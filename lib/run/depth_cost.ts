@@ -13,7 +13,7 @@ import type { Driver } from "../../drivers/driver.ts";
 import { median, roundTo } from "../measure/stats.ts";
 import { errorMessage, type ServiceManager } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
-import { fillRange } from "./dequeue_point.ts";
+import { fillDelayed, fillRange } from "./dequeue_point.ts";
 import { DEPTH_CALLS, type DepthCost } from "../results/dequeue_cost.ts";
 
 /**
@@ -28,6 +28,7 @@ export async function measureDepthCost(
   messageBytes: number,
   services: ServiceManager,
   signal: AbortSignal,
+  delayed = 0,
 ): Promise<DepthCost> {
   if (driver.depth == null || driver.prepare == null || driver.open == null) {
     return { driver: driver.name, supported: false };
@@ -51,6 +52,7 @@ export async function measureDepthCost(
               "getDepth(); remove `depth` from the driver",
           );
         }
+        await fillDelayed(queue, delayed, messageBytes, signal);
         let filled = 0;
         for (const backlog of [...backlogs].sort((a, b) => a - b)) {
           await fillRange(queue, filled, backlog, messageBytes, signal);

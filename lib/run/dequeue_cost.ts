@@ -103,6 +103,7 @@ export async function runDequeueCost(
             params.messageBytes,
             services,
             signal,
+            params.delayed ?? 0,
           )
           : {
             driver: driver.name,
@@ -176,6 +177,7 @@ function recorded(params: DequeueCostParams): DequeueCostParams {
     ...(params.depthBacklogs == null
       ? {}
       : { depthBacklogs: params.depthBacklogs }),
+    ...(params.delayed == null ? {} : { delayed: params.delayed }),
   };
 }
 

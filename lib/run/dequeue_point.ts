@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { MessageQueueEnqueueOptions } from "@fedify/fedify";
 import type { Driver, OpenedQueue } from "../../drivers/driver.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
@@ -100,8 +101,30 @@ async function fill(
   signal: AbortSignal,
 ): Promise<number> {
   const start = performance.now();
+  await fillDelayed(queue, params.delayed ?? 0, params.messageBytes, signal);
   await fillRange(queue, 0, backlog, params.messageBytes, signal);
   return (performance.now() - start) / 1000;
+}
+
+/** How far in the future the delayed messages of `--delayed` are due. */
+export const DELAYED_DUE = Temporal.Duration.from({ hours: 1 });
+
+/**
+ * Enqueues `count` messages due in {@link DELAYED_DUE} (numbered from
+ * 10,000,000 so that they differ from the ready ones), the delayed backlog
+ * of `--delayed`.
+ * @throws When `signal` aborts.
+ */
+export async function fillDelayed(
+  queue: Queue,
+  count: number,
+  messageBytes: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const first = 10_000_000;
+  await fillRange(queue, first, first + count, messageBytes, signal, {
+    delay: DELAYED_DUE,
+  });
 }
 
 /**
@@ -116,6 +139,7 @@ export async function fillRange(
   to: number,
   messageBytes: number,
   signal: AbortSignal,
+  options?: MessageQueueEnqueueOptions,
 ): Promise<void> {
   const message = outboxMessages(messageBytes);
   for (let i = from; i < to && !signal.aborted; i += FILL_BATCH) {
@@ -123,8 +147,8 @@ export async function fillRange(
       { length: Math.min(FILL_BATCH, to - i) },
       (_, j) => message(i + j),
     );
-    if (queue.enqueueMany != null) await queue.enqueueMany(messages);
-    else for (const m of messages) await queue.enqueue(m);
+    if (queue.enqueueMany != null) await queue.enqueueMany(messages, options);
+    else for (const m of messages) await queue.enqueue(m, options);
   }
   signal.throwIfAborted();
 }
