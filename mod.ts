@@ -30,6 +30,7 @@ import { join } from "node:path";
 
 export type {
   Availability,
+  DepthReport,
   Driver,
   Json,
   OpenedQueue,
