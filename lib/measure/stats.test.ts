@@ -273,3 +273,31 @@ Deno.test("roundTo rounds to the given decimal places", () => {
   assert.equal(roundTo(0.30000000000000004, 2), 0.3);
   assert.equal(roundTo(1.23456, 3), 1.235);
 });
+
+Deno.test("aggregateRuns: depth and delayed come from the median run", () => {
+  const depth = (max: number) => ({
+    supported: true,
+    samples: 10,
+    maxAbsError: max,
+    meanAbsError: 0,
+    peakTrueDepth: 5,
+  });
+  const delayed = (peak: number) => ({
+    inboxDeadRate: 0.1,
+    deadRecipients: 1,
+    deadAttempts: 5,
+    peakDelayedBacklog: peak,
+    meanDelayedBacklog: 1,
+    delayedSource: "bench" as const,
+    peakDelayedBacklogBench: peak,
+    healthyDeliveriesPerSecond: 1,
+    healthyLatencyMs: null,
+  });
+  const r = aggregateRuns("x", "x", 1, [
+    okRun(30, { depth: depth(3), delayed: delayed(30) }),
+    okRun(10, { depth: depth(1), delayed: delayed(10) }),
+    okRun(20, { depth: depth(2), delayed: delayed(20) }),
+  ]);
+  assert.equal(r.depth?.maxAbsError, 2);
+  assert.equal(r.delayed?.peakDelayedBacklog, 20);
+});

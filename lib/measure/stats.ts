@@ -304,6 +304,9 @@ export function aggregateRuns(
     ...(representative.load == null ? {} : { load: representative.load }),
     ...(representative.idle == null ? {} : { idle: representative.idle }),
     ...(representative.depth == null ? {} : { depth: representative.depth }),
+    ...(representative.delayed == null
+      ? {}
+      : { delayed: representative.delayed }),
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),

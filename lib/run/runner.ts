@@ -258,8 +258,14 @@ class Run {
       config: this.#prepared?.config ?? null,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
+      // The counting wrapper only where something reads its log: a queue
+      // with getDepth() to judge, or a delayed backlog to count.
+      ...((this.#sampleDepth() && driver.depth != null) ||
+          this.#countDelayed()
+        ? { count: true }
+        : {}),
       ...(this.#sampleDepth() || this.#countDelayed()
-        ? { count: true, sampleDepth: true }
+        ? { sampleDepth: true }
         : {}),
     };
     await this.#processes.startApp({
