@@ -134,7 +134,8 @@ export function renderDequeueCost(document: DequeueCostDocument): string {
       "## `getDepth()` call time",
       "",
       `Milliseconds one \`getDepth()\` call took (median of ${DEPTH_CALLS} ` +
-        "after one untimed call) with that many messages in the queue, " +
+        "once an untimed call counted them all) with that many messages " +
+        "in the queue, " +
         "filled as above; one queue per driver, filled step by step.  " +
         "Queues whose installed version has no `getDepth()` say so.",
       "",

@@ -3,8 +3,9 @@
  * `deno task dequeue-cost`'s dequeue cost: one empty queue of the driver on
  * the server the bench would use, filled step by step to each of the
  * backlog sizes (outbox-sized messages, as the dequeue cost fills), with
- * {@link DEPTH_CALLS} timed calls at each after one untimed call; the
- * median is recorded.  A driver whose queue has no `getDepth()` (as it
+ * {@link DEPTH_CALLS} timed calls at each, once an untimed call counts
+ * every message given (a queue may take a moment to show them); the median
+ * is recorded.  A driver whose queue has no `getDepth()` (as it
  * declares) is recorded as not supported, without a queue being made.
  *
  * @module
@@ -13,8 +14,39 @@ import type { Driver } from "../../drivers/driver.ts";
 import { median, roundTo } from "../measure/stats.ts";
 import { errorMessage, type ServiceManager } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
+import { sleep } from "../system/sleep.ts";
 import { fillDelayed, fillRange } from "./dequeue_point.ts";
 import { DEPTH_CALLS, type DepthCost } from "../results/dequeue_cost.ts";
+
+/** How long a queue may take to show every message it was given. */
+const SETTLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Waits (untimed) until `getDepth()` counts at least `count` messages: a
+ * queue whose `enqueue()` returns before its server has the messages (the
+ * AMQP queue's plain channels) would otherwise have its calls queue behind
+ * the fill still in flight.
+ * @throws {Error} If it does not within {@link SETTLE_TIMEOUT_MS}.
+ */
+async function settle(
+  queue: { getDepth?: () => Promise<{ queued: number }> },
+  count: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  while (true) {
+    signal.throwIfAborted();
+    const { queued } = await queue.getDepth!();
+    if (queued >= count) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `getDepth() still said ${queued} of ${count} messages ` +
+          `${SETTLE_TIMEOUT_MS / 1000} s after filling`,
+      );
+    }
+    await sleep(100, signal);
+  }
+}
 
 /**
  * Times `getDepth()` at each backlog of `backlogs` (sorted ascending) for
@@ -57,7 +89,7 @@ export async function measureDepthCost(
         for (const backlog of [...backlogs].sort((a, b) => a - b)) {
           await fillRange(queue, filled, backlog, messageBytes, signal);
           filled = Math.max(filled, backlog);
-          await queue.getDepth();
+          await settle(queue, filled + delayed, signal);
           const times: number[] = [];
           for (let i = 0; i < DEPTH_CALLS; i++) {
             const start = performance.now();
