@@ -292,6 +292,7 @@ Deno.test("aggregateRuns: depth and delayed come from the median run", () => {
     peakDelayedBacklogBench: peak,
     healthyDeliveriesPerSecond: 1,
     healthyLatencyMs: null,
+    series: [],
   });
   const r = aggregateRuns("x", "x", 1, [
     okRun(30, { depth: depth(3), delayed: delayed(30) }),

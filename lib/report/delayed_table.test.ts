@@ -27,6 +27,7 @@ Deno.test("the delayed section lists each configuration with dead inboxes", () =
       p999: 2080,
       max: 2082,
     },
+    series: [],
   };
   const text = delayedSection({
     ...document,

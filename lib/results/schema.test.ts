@@ -132,6 +132,7 @@ Deno.test("depth and delayed records match the schema; a bad backlog key does no
     peakDelayedBacklogBench: 480,
     healthyDeliveriesPerSecond: 120.5,
     healthyLatencyMs: { p50: 1, p90: 2, p99: 3, p999: 4, max: 5 },
+    series: [[0, 0], [0.25, 12], [0.5, 40]],
   };
   assertValid(document);
   assertValid({

@@ -460,6 +460,13 @@ export interface DelayedRecord {
   readonly healthyDeliveriesPerSecond: number | null;
   /** Healthy deliveries' latency (`latencyMs`). */
   readonly healthyLatencyMs: Percentiles | null;
+  /**
+   * The delayed backlog over the run, `[seconds from the start of sending,
+   * messages]`, from the same source: at each `getDepth()` sample, or
+   * every second (at most 600 points) from the bench's count; to read
+   * beside `timeline.deliveries`.
+   */
+  readonly series: Series;
 }
 
 /**

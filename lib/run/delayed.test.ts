@@ -42,10 +42,20 @@ Deno.test({
       // circuit breaker), so some delayed message was waiting.
       assert.ok(d.peakDelayedBacklogBench > 0, r.id);
       assert.ok(d.peakDelayedBacklog! > 0, r.id);
+      assert.ok(d.series.length > 0, r.id);
+      const seriesPeak = Math.max(...d.series.map(([, n]) => n));
+      assert.ok(seriesPeak <= d.peakDelayedBacklog!, r.id);
+      assert.ok(d.series.every(([t], i) => i === 0 || t > d.series[i - 1][0]));
       assert.equal(d.healthyDeliveriesPerSecond, r.deliveriesPerSecond);
       assert.deepEqual(d.healthyLatencyMs, r.latencyMs);
     }
     assert.equal(results[0].delayed!.delayedSource, "getDepth");
+    // From getDepth(), the series is the samples, so its peak is the peak.
+    const sampled = results[0].delayed!;
+    assert.equal(
+      Math.max(...sampled.series.map(([, n]) => n)),
+      sampled.peakDelayedBacklog,
+    );
     assert.equal(results[1].delayed!.delayedSource, "bench");
   },
 });

@@ -10,8 +10,11 @@
  */
 import { delayedBacklog } from "../measure/depth_error.ts";
 import { roundTo } from "../measure/stats.ts";
-import type { DelayedRecord, RunResult } from "../results/types.ts";
+import type { DelayedRecord, RunResult, Series } from "../results/types.ts";
 import type { DepthObservations } from "./depth_outcome.ts";
+
+/** The most points of the bench-counted `series`: one a second up to this. */
+const MAX_POINTS = 600;
 
 /** What a run with dead inboxes observed besides the inbox's counters. */
 export interface DelayedObservations {
@@ -40,10 +43,24 @@ export function delayedRecord(
   const start = from ?? to;
   const bench = delayedBacklog(observed.queue.enqueues);
   const benchPeak = bench.range(start, to)[1];
-  const sampled = observed.queue.samples
-    .filter((s) => s.start >= start && s.end <= to && s.delayed != null)
-    .map((s) => s.delayed!);
+  const inWindow = observed.queue.samples
+    .filter((s) => s.start >= start && s.end <= to && s.delayed != null);
+  const sampled = inWindow.map((s) => s.delayed!);
   const fromDepth = observed.reportsDelayed && sampled.length > 0;
+  const seconds = (at: number) => Math.round(at - start) / 1000;
+  let series: Series;
+  if (fromDepth) {
+    series = inWindow.map((s) => [seconds(s.end), s.delayed!]);
+  } else {
+    const step = Math.max(
+      1000,
+      Math.ceil((to - start) / MAX_POINTS / 1000) * 1000,
+    );
+    series = [];
+    for (let at = start; at <= to; at += step) {
+      series.push([seconds(at), bench.at(at)]);
+    }
+  }
   return {
     inboxDeadRate: observed.deadRate,
     deadRecipients: observed.deadRecipients,
@@ -59,5 +76,6 @@ export function delayedRecord(
     peakDelayedBacklogBench: benchPeak,
     healthyDeliveriesPerSecond: result.deliveriesPerSecond ?? null,
     healthyLatencyMs: result.latencyMs ?? null,
+    series,
   };
 }
