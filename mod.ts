@@ -31,6 +31,7 @@ import { join } from "node:path";
 
 export type {
   Availability,
+  DepthReport,
   Driver,
   Json,
   OpenedQueue,

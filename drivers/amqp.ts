@@ -223,6 +223,7 @@ export function amqpDriverFor(
     service: rabbitmqService,
     queueSpecifier: "@fedify/amqp",
     packages: ["amqplib"],
+    depth: "ready-and-delayed",
     ...(variant.inDefaultSuite == null
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),

@@ -72,6 +72,9 @@ export interface OrderingSupport {
   readonly note: string;
 }
 
+/** What a queue's `getDepth()` reports; see {@link Driver.depth}. */
+export type DepthReport = "queued" | "ready-and-delayed";
+
 /** One kind of outbox queue that the bench can measure. */
 export interface Driver {
   /** Short, unique, lowercase name used on the command line. */
@@ -134,6 +137,14 @@ export interface Driver {
   readonly inDefaultSuite?: boolean;
   /** npm packages whose versions the results record. */
   readonly packages?: readonly string[];
+  /**
+   * What the installed queue's `getDepth()` (optional in Fedify 2.3's
+   * `MessageQueue`) reports: `"ready-and-delayed"` when it counts ready and
+   * delayed messages apart, `"queued"` when it gives only their sum.
+   * Absent when the queue has no `getDepth()`.  A run with
+   * `--sample-depth` fails if the opened queue disagrees.
+   */
+  readonly depth?: DepthReport;
   /**
    * Says whether the driver can run here; when it cannot, a one-line reason
    * that names the fix.  Drivers with a {@link service} need not implement

@@ -20,6 +20,7 @@ export const inProcessDriver: Driver = {
   },
   queueSpecifier: "@fedify/fedify",
   packages: ["@fedify/fedify"],
+  depth: "ready-and-delayed",
   prepare() {
     return Promise.resolve({ config: null, cleanup: () => Promise.resolve() });
   },

@@ -44,6 +44,7 @@ export const mysqlDriver: Driver = {
   service: mariadbService,
   queueSpecifier: "@fedify/mysql",
   packages: ["@fedify/mysql", "mysql2"],
+  depth: "ready-and-delayed",
   async prepare({ runId, serviceUrl }) {
     if (serviceUrl == null) throw new Error("mysql: no server URL");
     // At most 46 characters (the package's limit); runIds are about 17.

@@ -22,9 +22,13 @@ export class InboxClient {
   /** The inbox's origin, e.g. `http://127.0.0.1:40123`. */
   readonly origin: string;
 
-  /** A client of the inbox at `origin`. */
-  constructor(origin: string) {
+  /** The dead inboxes' origin (`--inbox-dead-rate`), if any. */
+  readonly deadOrigin?: string;
+
+  /** A client of the inbox at `origin` (and its dead inboxes at `deadOrigin`). */
+  constructor(origin: string, deadOrigin?: string) {
     this.origin = origin;
+    this.deadOrigin = deadOrigin;
   }
 
   /**
@@ -36,7 +40,10 @@ export class InboxClient {
     if (ready.port == null) {
       throw new TypeError("the inbox reported ready without a port");
     }
-    return new InboxClient(`http://127.0.0.1:${ready.port}`);
+    return new InboxClient(
+      `http://127.0.0.1:${ready.port}`,
+      ready.deadPort == null ? undefined : `http://127.0.0.1:${ready.deadPort}`,
+    );
   }
 
   /**

@@ -30,6 +30,15 @@ export interface InboxStats extends LedgerStats {
    * run sends independent activities.
    */
   readonly orderViolations?: number;
+  /**
+   * Pairs addressed to dead recipients (`--inbox-dead-rate`): never
+   * deliverable, and not expected; absent without dead inboxes.
+   */
+  readonly deadDeliveries?: number;
+  /** Requests to dead inboxes, retries included. */
+  readonly deadAttempts?: number;
+  /** Pairs to dead recipients attempted at least once. */
+  readonly deadAttempted?: number;
 }
 
 /** What the arrivals path of {@link INBOX_PATHS} returns. */

@@ -25,6 +25,7 @@ import {
 } from "./behaviour.ts";
 import { DeliveryLedger, type Expectation } from "./ledger.ts";
 import { OrderLedger } from "./order.ts";
+import { DeadInboxes, deadRecipients, serveDeadInboxes } from "./dead.ts";
 import {
   INBOX_PATHS,
   type InboxArrivals,
@@ -52,6 +53,8 @@ export interface RunningInbox {
   readonly port: number;
   /** The ledger it fills. */
   readonly ledger: DeliveryLedger;
+  /** The port of the dead inboxes, when the profile has any. */
+  readonly deadPort?: number;
   /** Stops the server; resolves once it is closed. */
   shutdown(): Promise<void>;
 }
@@ -68,6 +71,9 @@ class Inbox {
   readonly #transport: "deno" | "node";
   readonly #keys = new Map<string, CryptographicKey | Multikey | null>();
   readonly #documentLoader = getDocumentLoader({ allowPrivateAddress: true });
+  /** The dead inboxes' counters, when the profile has dead recipients. */
+  readonly dead: DeadInboxes | undefined;
+  readonly #deadDeliveries: number;
 
   constructor(options: InboxOptions, transport: "deno" | "node") {
     this.ledger = new DeliveryLedger(options);
@@ -82,6 +88,9 @@ class Inbox {
       options.recipients,
     );
     this.#transport = transport;
+    const dead = deadRecipients(this.#profile, options.recipients).length;
+    this.dead = dead > 0 ? new DeadInboxes() : undefined;
+    this.#deadDeliveries = dead * options.total;
   }
 
   control(path: string): Answer | undefined {
@@ -94,6 +103,9 @@ class Inbox {
         ...(this.#order == null
           ? {}
           : { orderViolations: this.#order.violations }),
+        ...(this.dead == null
+          ? {}
+          : { deadDeliveries: this.#deadDeliveries, ...this.dead.counts() }),
       };
       return { status: 200, json: stats };
     }
@@ -286,19 +298,36 @@ function serveWithNode(inbox: Inbox, port: number): Promise<RunningInbox> {
  * deliveries/s here) unless the profile drops connections, which needs
  * `node:http` (about 3,000/s).
  */
-export function serveInbox(options: InboxOptions): Promise<RunningInbox> {
+export async function serveInbox(
+  options: InboxOptions,
+): Promise<RunningInbox> {
   const drops = options.profile != null && needsDrops(options.profile);
   const inbox = new Inbox(options, drops ? "node" : "deno");
-  return drops
-    ? serveWithNode(inbox, options.port ?? 0)
-    : serveWithDeno(inbox, options.port ?? 0);
+  const running = drops
+    ? await serveWithNode(inbox, options.port ?? 0)
+    : await serveWithDeno(inbox, options.port ?? 0);
+  if (inbox.dead == null) return running;
+  const dead = await serveDeadInboxes(inbox.dead);
+  return {
+    ...running,
+    deadPort: dead.port,
+    shutdown: async () => {
+      await dead.shutdown();
+      await running.shutdown();
+    },
+  };
 }
 
 if (import.meta.main) {
   const spec = readSpec<InboxOptions>();
   const stop = control();
   const inbox = await serveInbox(spec);
-  emit({ type: "ready", port: inbox.port, pid: Deno.pid });
+  emit({
+    type: "ready",
+    port: inbox.port,
+    pid: Deno.pid,
+    ...(inbox.deadPort == null ? {} : { deadPort: inbox.deadPort }),
+  });
   await stop.done;
   await inbox.shutdown();
   Deno.exit(0);

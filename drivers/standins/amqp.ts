@@ -23,7 +23,8 @@
  *   dead-letter target is the ready queue, and which expires 60 s after
  *   its delay without use; every delayed enqueue re-declares that queue.
  * - `getDepth()` counts `ready` in the ready and partition queues and
- *   `delayed` in the delay queues this instance enqueued to; messages
+ *   `delayed` in the delay queues this instance enqueued to, over one
+ *   channel per call (a new one after a missing queue closed it); messages
  *   handed to a listener and not yet acknowledged count in neither.
  * - `nativeRetrial: false` acknowledges a message whether the handler
  *   succeeded or not (Fedify schedules its own retry); `true` rejects a
@@ -327,32 +328,43 @@ export class AmqpMessageQueue implements MessageQueue {
    * `delayed` in the delay queues this instance enqueued to (delays that
    * other processes enqueued are not seen; expired queues are forgotten).
    * Messages handed to a listener and not yet acknowledged are not counted.
+   * One channel serves the whole call, as upstream's does; a missing queue
+   * closes it, and the next check opens another.
    */
   async getDepth(): Promise<MessageQueueDepth> {
-    let ready = 0;
-    for (const name of this.#consumed) ready += await this.#count(name) ?? 0;
-    let delayed = 0;
-    for (const name of [...this.#delayQueues]) {
-      const count = await this.#count(name);
-      if (count == null) this.#delayQueues.delete(name);
-      else delayed += count;
+    let channel: Channel | undefined;
+    const count = async (name: string): Promise<number | undefined> => {
+      channel ??= await this.#depthChannel();
+      try {
+        return (await channel.checkQueue(name)).messageCount;
+      } catch (error) {
+        if ((error as { code?: number }).code !== 404) throw error;
+        // RabbitMQ closed the channel with the 404.
+        channel = undefined;
+        return undefined;
+      }
+    };
+    try {
+      let ready = 0;
+      for (const name of this.#consumed) ready += await count(name) ?? 0;
+      let delayed = 0;
+      for (const name of [...this.#delayQueues]) {
+        const found = await count(name);
+        if (found == null) this.#delayQueues.delete(name);
+        else delayed += found;
+      }
+      return { queued: ready + delayed, ready, delayed };
+    } finally {
+      const open: Channel | undefined = channel;
+      await open?.close().catch(() => {});
     }
-    return { queued: ready + delayed, ready, delayed };
   }
 
-  /** A queue's ready messages, or `undefined` when it does not exist. */
-  async #count(name: string): Promise<number | undefined> {
-    // A missing queue closes the channel, hence one channel per check.
+  /** A channel for {@link getDepth}'s checks, whose errors are theirs. */
+  async #depthChannel(): Promise<Channel> {
     const channel = await this.#connection.createChannel();
     channel.on("error", () => {/* checkQueue rejects */});
-    try {
-      return (await channel.checkQueue(name)).messageCount;
-    } catch (error) {
-      if ((error as { code?: number }).code === 404) return undefined;
-      throw error;
-    } finally {
-      await channel.close().catch(() => {});
-    }
+    return channel;
   }
 
   /**

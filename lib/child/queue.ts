@@ -10,7 +10,8 @@ import type { MessageQueue } from "@fedify/fedify";
 import { wrapParallel } from "../queue/awaiting_parallel_queue.ts";
 import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
-import type { Json } from "../../drivers/driver.ts";
+import type { Driver, Json } from "../../drivers/driver.ts";
+import { CountingQueue } from "../queue/counting_queue.ts";
 import { resolveImplementation } from "../measure/implementation.ts";
 import type { Implementation, ParallelImpl } from "../results/types.ts";
 
@@ -26,6 +27,16 @@ export interface QueueSpec {
   readonly parallelism: number;
   /** Which parallel wrapper above 1; Fedify's when absent. */
   readonly parallelImpl?: ParallelImpl;
+  /**
+   * Wrap the driver's queue in the bench's counting wrapper and send what
+   * it logs (`queueLog`): with `--sample-depth` and `--inbox-dead-rate`.
+   */
+  readonly count?: boolean;
+  /**
+   * Sample `getDepth()` every {@link SAMPLE_DEPTH_INTERVAL_MS} with each
+   * call's start (`--sample-depth`) instead of every second.
+   */
+  readonly sampleDepth?: boolean;
 }
 
 /** A queue opened from a {@link QueueSpec}, or none for synchronous delivery. */
@@ -34,6 +45,8 @@ export interface ChildQueue {
   readonly queue?: MessageQueue;
   /** The queue without the parallel wrapper, for `getDepth()`. */
   readonly inner?: MessageQueue;
+  /** The counting wrapper, when the spec asked for one. */
+  readonly counting?: CountingQueue;
   /**
    * What the driver's `queueSpecifier` resolved to in this
    * process; `null` without a queue or a specifier.
@@ -52,17 +65,19 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
     return { implementation: null, close: () => Promise.resolve() };
   }
   const opened = await driver.open(spec.config);
+  if (spec.sampleDepth) checkDepthDeclared(driver, opened.queue);
+  const counting = spec.count
+    ? new CountingQueue(opened.queue, now)
+    : undefined;
+  const inner = counting ?? opened.queue;
   const implementation = driver.queueSpecifier == null
     ? null
     : resolveImplementation(driver.queueSpecifier);
-  const queue = wrapParallel(
-    opened.queue,
-    spec.parallelism,
-    spec.parallelImpl,
-  );
+  const queue = wrapParallel(inner, spec.parallelism, spec.parallelImpl);
   return {
     queue,
-    inner: opened.queue,
+    inner,
+    counting,
     implementation,
     close: () => opened.close(),
   };
@@ -70,23 +85,58 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
 
 /** How often a consumer reports its queue's depth, in ms. */
 const DEPTH_INTERVAL_MS = 1000;
+/** How often a consumer samples `getDepth()` with `--sample-depth`, in ms. */
+export const SAMPLE_DEPTH_INTERVAL_MS = 250;
 
 /**
  * Reports the queue's depth to the runner (`depth` messages with `at` and
- * `queued`) about every second until `signal` aborts.  Does nothing for
- * queues without `getDepth()`.
+ * `queued`) about every second until `signal` aborts; with `sampleDepth`,
+ * every {@link SAMPLE_DEPTH_INTERVAL_MS} and with each call's start and
+ * delayed count too.  Does nothing for queues without `getDepth()`.
  */
-export function reportDepth(opened: ChildQueue, signal: AbortSignal): void {
+export function reportDepth(
+  opened: ChildQueue,
+  signal: AbortSignal,
+  sampleDepth = false,
+): void {
   const inner = opened.inner;
   if (inner?.getDepth == null) return;
+  const interval = sampleDepth ? SAMPLE_DEPTH_INTERVAL_MS : DEPTH_INTERVAL_MS;
   const tick = async () => {
     if (signal.aborted) return;
     try {
+      const start = now();
       const depth = await inner.getDepth!();
-      emit({ type: "depth", at: now(), queued: depth.queued });
+      emit({
+        type: "depth",
+        at: now(),
+        queued: depth.queued,
+        ...(sampleDepth ? { start } : {}),
+        ...(sampleDepth && depth.delayed != null
+          ? { delayed: depth.delayed }
+          : {}),
+      });
     } catch { /* a failed sample is just a gap */ }
-    if (!signal.aborted) timer = setTimeout(tick, DEPTH_INTERVAL_MS);
+    if (!signal.aborted) timer = setTimeout(tick, interval);
   };
   let timer = setTimeout(tick, 0);
   signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+}
+
+/**
+ * Fails when the driver's `depth` declaration and its queue disagree about
+ * having `getDepth()`, so that a result never says "not supported" of a
+ * queue that has it, or the reverse.
+ * @throws {Error} Naming the declaration to fix.
+ */
+export function checkDepthDeclared(driver: Driver, queue: MessageQueue): void {
+  const has = queue.getDepth != null;
+  if (has === (driver.depth != null)) return;
+  throw new Error(
+    has
+      ? `driver ${driver.name}: its queue has getDepth() but the driver ` +
+        "declares no `depth`; add `depth` to the driver"
+      : `driver ${driver.name} declares depth "${driver.depth}" but its ` +
+        "queue has no getDepth(); remove `depth` from the driver",
+  );
 }

@@ -28,6 +28,8 @@ import {
   type QueueSpec,
   reportDepth,
 } from "./queue.ts";
+import { reportQueueLog } from "./queue_log.ts";
+import { addressDeadInboxes, type DeadInboxSpec } from "./dead_inboxes.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
 import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
 import {
@@ -81,6 +83,8 @@ export interface SenderSpec {
   readonly consumeOnly?: boolean;
   /** Where Fedify's log goes; nowhere when absent. */
   readonly log?: LogSpec;
+  /** Dead recipients and their inboxes' origin (`--inbox-dead-rate`). */
+  readonly deadInboxes?: DeadInboxSpec;
   /**
    * A rate run: the schedule the `total` activities follow (the sender draws
    * the same one as the runner); calls start on time whether or not earlier
@@ -121,7 +125,10 @@ async function main(spec: SenderSpec): Promise<void> {
   const consuming = spec.consume && opened.queue != null
     ? federation.startQueue(undefined, { signal: stop.signal })
     : Promise.resolve();
-  if (spec.consume && opened.queue != null) reportDepth(opened, stop.signal);
+  if (spec.consume && opened.queue != null) {
+    reportDepth(opened, stop.signal, spec.queue.sampleDepth);
+  }
+  reportQueueLog(opened.counting, stop.signal);
   emit({
     type: "ready",
     pid: Deno.pid,
@@ -139,7 +146,10 @@ async function main(spec: SenderSpec): Promise<void> {
     inboxOrigin: spec.inboxOrigin,
     recipients: spec.recipients,
   };
-  const recipients = makeRecipients(audience);
+  const recipients = addressDeadInboxes(
+    makeRecipients(audience),
+    spec.deadInboxes,
+  );
   let lastProgress = now();
   const sendStart = now();
   if (go) emit({ type: "started", sendStart });

@@ -12,6 +12,7 @@ import { control, emit, readSpec } from "../ipc/child_io.ts";
 import { createSenderFederation } from "./federation.ts";
 import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
 import { openQueue, type QueueSpec, reportDepth } from "./queue.ts";
+import { reportQueueLog } from "./queue_log.ts";
 
 /** What the runner tells a worker. */
 export interface WorkerSpec {
@@ -30,7 +31,10 @@ async function main(spec: WorkerSpec): Promise<void> {
   if (opened.queue == null) throw new Error("a worker needs a queue");
   const federation = createSenderFederation({ queue: opened.queue });
   const consuming = federation.startQueue(undefined, { signal: stop.signal });
-  if (spec.reportDepth) reportDepth(opened, stop.signal);
+  if (spec.reportDepth) {
+    reportDepth(opened, stop.signal, spec.queue.sampleDepth);
+  }
+  reportQueueLog(opened.counting, stop.signal);
   emit({
     type: "ready",
     pid: Deno.pid,

@@ -13,6 +13,8 @@ Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
     stepTimeoutSeconds: 60,
     projectionBacklog: 50000,
     project: ["redis"],
+    depthBacklogs: [0, 10000, 50000],
+    delayed: 0,
     // Never the published results/ by default.
     outDir: "runs/dequeue-cost",
   });

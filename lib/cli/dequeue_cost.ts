@@ -23,6 +23,7 @@ import {
 } from "../report/dequeue_cost.ts";
 import { figureCell } from "../report/cells.ts";
 import type {
+  DepthCost,
   DequeueCostParams,
   DequeueCostPoint,
 } from "../results/dequeue_cost.ts";
@@ -85,6 +86,16 @@ function progressLine(
     (point.reason == null ? "" : `; ${point.reason}`);
 }
 
+/** The progress line of a driver's `getDepth()` cost, on stderr. */
+function depthLine(cost: DepthCost): string {
+  if (!cost.supported) return `[${cost.driver}] getDepth(): not supported`;
+  const calls = Object.entries(cost.callMs ?? {}).map(([backlog, ms]) =>
+    `${ms} ms at ${backlog}`
+  );
+  return `[${cost.driver}] getDepth(): ${calls.join(", ") || "not measured"}` +
+    (cost.reason == null ? "" : `; ${cost.reason}`);
+}
+
 if (import.meta.main) {
   let options: DequeueCostOptions | null;
   try {
@@ -109,6 +120,7 @@ if (import.meta.main) {
     signal: interrupter.signal,
     onProgress: (driver, backlog, point) =>
       console.error(progressLine(driver, backlog, point)),
+    onDepth: (cost) => console.error(depthLine(cost)),
   });
   interrupter.uninstall();
   await writeDequeueCost(options.outDir, document);

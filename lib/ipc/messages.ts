@@ -19,6 +19,8 @@ export interface ReadyMessage {
   readonly pid: number;
   /** The port it listens on, on 127.0.0.1 (the inbox, the calibration server). */
   readonly port?: number;
+  /** The port of the dead inboxes, on 127.0.0.1 (`--inbox-dead-rate`). */
+  readonly deadPort?: number;
   /** The origin of its federation's HTTP server (the sender). */
   readonly origin?: string;
   /**
@@ -73,10 +75,35 @@ export interface SentMessage {
  */
 export interface DepthMessage {
   readonly type: "depth";
-  /** Epoch ms of the sample. */
+  /** Epoch ms of the sample (when the `getDepth()` call returned). */
   readonly at: number;
   /** Messages waiting in the queue. */
   readonly queued: number;
+  /**
+   * Epoch ms the `getDepth()` call began; sent with `--sample-depth`, whose
+   * error figures judge a sample over the whole call.
+   */
+  readonly start?: number;
+  /** Delayed messages, when the queue reports them apart. */
+  readonly delayed?: number;
+}
+
+/**
+ * `queueLog`: what the bench's counting wrapper around the queue logged in
+ * this process since its last `queueLog` (sent about every 250 ms by the
+ * sender and every worker when depth is sampled or inboxes are dead).
+ */
+export interface QueueLogMessage {
+  readonly type: "queueLog";
+  /** Every event of this process before this epoch ms has been sent. */
+  readonly complete: number;
+  /**
+   * Enqueue calls that returned: `[calledAt, returnedAt, messages,
+   * delayMs]`, epoch ms.
+   */
+  readonly enqueues: [number, number, number, number][];
+  /** Epoch ms each message was handed to a handler. */
+  readonly handled: number[];
 }
 
 /** `error`: the child failed and exits next. */
@@ -93,6 +120,7 @@ export type ChildMessage =
   | StartedMessage
   | SentMessage
   | DepthMessage
+  | QueueLogMessage
   | ErrorMessage;
 
 /** The `type` of a {@link ChildMessage}. */
@@ -117,6 +145,7 @@ const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
   started: true,
   sent: true,
   depth: true,
+  queueLog: true,
   error: true,
 };
 

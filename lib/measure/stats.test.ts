@@ -294,3 +294,32 @@ Deno.test("aggregateRuns: order violations are the median count over the runs", 
     undefined,
   );
 });
+
+Deno.test("aggregateRuns: depth and delayed come from the median run", () => {
+  const depth = (max: number) => ({
+    supported: true,
+    samples: 10,
+    maxAbsError: max,
+    meanAbsError: 0,
+    peakTrueDepth: 5,
+  });
+  const delayed = (peak: number) => ({
+    inboxDeadRate: 0.1,
+    deadRecipients: 1,
+    deadAttempts: 5,
+    peakDelayedBacklog: peak,
+    meanDelayedBacklog: 1,
+    delayedSource: "bench" as const,
+    peakDelayedBacklogBench: peak,
+    healthyDeliveriesPerSecond: 1,
+    healthyLatencyMs: null,
+    series: [],
+  });
+  const r = aggregateRuns("x", "x", 1, [
+    okRun(30, { depth: depth(3), delayed: delayed(30) }),
+    okRun(10, { depth: depth(1), delayed: delayed(10) }),
+    okRun(20, { depth: depth(2), delayed: delayed(20) }),
+  ]);
+  assert.equal(r.depth?.maxAbsError, 2);
+  assert.equal(r.delayed?.peakDelayedBacklog, 20);
+});

@@ -306,6 +306,10 @@ export function aggregateRuns(
     ...(representative.estimate == null
       ? {}
       : { estimate: representative.estimate }),
+    ...(representative.depth == null ? {} : { depth: representative.depth }),
+    ...(representative.delayed == null
+      ? {}
+      : { delayed: representative.delayed }),
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),

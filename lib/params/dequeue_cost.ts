@@ -90,6 +90,29 @@ const PARAMS = [
     section: OPTIONS,
     affects: "nothing",
   }),
+  list({
+    name: "depthBacklogs",
+    flag: "depth-backlogs",
+    kind: count(0, 10_000_000, "messages"),
+    default: [0, 10000, 50000],
+    item: "backlog size",
+    example: "0,10000",
+    sorted: true,
+    help: "backlog sizes at which a getDepth() call is timed, for drivers " +
+      "whose queue has one",
+    section: OPTIONS,
+    affects: "measurement",
+  }),
+  value({
+    name: "delayed",
+    flag: "delayed",
+    kind: count(0, 10_000_000, "messages"),
+    default: 0,
+    help: "messages due in an hour enqueued before each backlog, so that " +
+      "every dequeue runs beside a delayed backlog",
+    section: OPTIONS,
+    affects: "measurement",
+  }),
   value({
     name: "out",
     flag: "out",

@@ -67,6 +67,39 @@ Deno.test("dequeue-cost report: not-ok points, no fit, no projection", async () 
   assert.doesNotMatch(text, /Least-squares|Projection/);
 });
 
+Deno.test("dequeue-cost report: getDepth() call time per backlog, or not supported", async () => {
+  const document = await published();
+  const text = renderDequeueCost({
+    ...document,
+    params: { ...document.params, depthBacklogs: [0, 10000, 50000] },
+    depth: [
+      {
+        driver: "mysql",
+        supported: true,
+        callMs: { "0": 0.569, "10000": 2.017, "50000": 32.781 },
+      },
+      {
+        driver: "amqp",
+        supported: true,
+        callMs: { "0": 1.5 },
+        reason: "connection closed",
+      },
+      { driver: "redis", supported: false },
+    ],
+  });
+  const lines = text.split("\n");
+  for (
+    const row of [
+      "| Driver | getDepth() | ms at 0 | ms at 10,000 | ms at 50,000 | Note |",
+      "| mysql | yes | 0.57 | 2.02 | 32.8 |  |",
+      "| amqp | yes | 1.50 | — | — | connection closed |",
+      "| redis | not in the installed version | — | — | — |  |",
+    ]
+  ) assert.ok(lines.includes(row), `${row}\n${text}`);
+  // Files made before depth was measured render without the section.
+  assert.doesNotMatch(renderDequeueCost(document), /getDepth/);
+});
+
 Deno.test("dequeue-cost chart: a line per driver in the order measured, in the palette's colours", async () => {
   const document = await published();
   const chart = dequeueCostChart(document)!;

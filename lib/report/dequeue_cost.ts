@@ -22,6 +22,8 @@ import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import { writeAtomically } from "./markdown.ts";
 import {
   type CostFit,
+  DEPTH_CALLS,
+  type DepthCost,
   DEQUEUE_COST_FILE,
   type DequeueCostDocument,
   type DequeueCostPoint,
@@ -87,7 +89,13 @@ export function renderDequeueCost(
     `${params.messageBytes} bytes of JSON (an outbox message with its ` +
     "activity and keys); every backlog starts from an empty queue.  A " +
     "queue's own timers and notifications run as usual (for example " +
-    "`PostgresMessageQueue` 1.8.7 starts another poll loop every 5 s).",
+    "`PostgresMessageQueue` 1.8.7 starts another poll loop every 5 s)." +
+    ((params.delayed ?? 0) > 0
+      ? `  Before each backlog, ${
+        integer.format(params.delayed!)
+      } messages due in an hour were enqueued: every dequeue (and every ` +
+        "`getDepth()` call) ran beside that delayed backlog."
+      : ""),
     "",
     columnTable(POINT_COLUMNS, document.points, UNPADDED),
   ];
@@ -122,7 +130,45 @@ export function renderDequeueCost(
       ),
     );
   }
+  const depth = document.depth ?? [];
+  if (depth.length > 0) {
+    lines.push(
+      "",
+      "## `getDepth()` call time",
+      "",
+      `Milliseconds one \`getDepth()\` call took (median of ${DEPTH_CALLS} ` +
+        "once an untimed call counted them all) with that many messages " +
+        "in the queue, " +
+        "filled as above; one queue per driver, filled step by step.  " +
+        "Queues whose installed version has no `getDepth()` say so.",
+      "",
+      columnTable(
+        depthColumns(params.depthBacklogs ?? []),
+        depth,
+        UNPADDED,
+      ),
+    );
+  }
   return lines.join("\n") + "\n";
+}
+
+/** The `getDepth()` table's columns: one per backlog. */
+function depthColumns(backlogs: readonly number[]): Column<DepthCost>[] {
+  return [
+    textColumn("Driver", (d) => d.driver),
+    textColumn(
+      "getDepth()",
+      (d) => d.supported ? "yes" : "not in the installed version",
+    ),
+    ...backlogs.map((backlog) =>
+      figureColumn(
+        `ms at ${integer.format(backlog)}`,
+        msFigure,
+        (d: DepthCost) => d.callMs?.[String(backlog)],
+      )
+    ),
+    textColumn("Note", (d) => d.reason ?? ""),
+  ];
 }
 
 /**

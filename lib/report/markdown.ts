@@ -8,6 +8,8 @@
  *
  * @module
  */
+import { depthSection } from "./depth_table.ts";
+import { delayedSection } from "./delayed_table.ts";
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
@@ -286,6 +288,8 @@ Started ${document.startedAt}, finished ${
   }${suiteTime(document)}.
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
 ${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
+    depthSection(document)
+  }${delayedSection(document)}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null

@@ -7,6 +7,7 @@
  * @module
  */
 import { readJsonFile, ResultsFileError } from "./read.ts";
+import type { DepthRecord } from "./types.ts";
 
 /** The parameters a dequeue-cost file records (all but where it went). */
 export interface DequeueCostParams {
@@ -26,6 +27,16 @@ export interface DequeueCostParams {
   readonly projectionBacklog: number;
   /** The drivers whose fitted cost is projected to a drain time. */
   readonly project: readonly string[];
+  /**
+   * Backlog sizes at which a `getDepth()` call is timed, for drivers whose
+   * queue has one; absent in files made before it was measured.
+   */
+  readonly depthBacklogs?: readonly number[];
+  /**
+   * Messages due in an hour enqueued before each point's backlog (and
+   * before the `getDepth()` backlogs); absent or 0 for none.
+   */
+  readonly delayed?: number;
 }
 
 /** The percentiles of the gaps between consecutive messages, ms. */
@@ -88,7 +99,26 @@ export interface DequeueCostDocument {
   readonly points: readonly DequeueCostPoint[];
   readonly fits: readonly CostFit[];
   readonly projections: readonly DrainProjection[];
+  /**
+   * What one `getDepth()` call takes per driver at each of
+   * `params.depthBacklogs`; absent in files made before it was measured.
+   */
+  readonly depth?: readonly DepthCost[];
 }
+
+/**
+ * One driver's `getDepth()` cost: `supported: false` for a queue without
+ * it; otherwise `callMs` by backlog (as far as measured) and, when the
+ * measurement broke off, why.
+ */
+export interface DepthCost extends DepthRecord {
+  readonly driver: string;
+  /** Why the measurement stopped early, if it did. */
+  readonly reason?: string;
+}
+
+/** Timed `getDepth()` calls per backlog; the median is recorded. */
+export const DEPTH_CALLS = 5;
 
 /** The file's name in its folder, as in every results folder. */
 export const DEQUEUE_COST_FILE = "latest.json";

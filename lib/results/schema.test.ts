@@ -227,6 +227,42 @@ Deno.test("ordering fields match the schema; an unknown key does not", () => {
   assert.equal(validate(negative), false);
 });
 
+Deno.test("depth and delayed records match the schema; a bad backlog key does not", () => {
+  const document = structuredClone(steadyDocument());
+  const [first, second] = document.results as unknown as {
+    depth?: unknown;
+  }[];
+  first.depth = {
+    supported: true,
+    samples: 12,
+    maxAbsError: 3,
+    meanAbsError: 0.25,
+    peakTrueDepth: 400,
+    callMs: { "0": 0.1, "10000": 2.5, "50000": 11 },
+  };
+  second.depth = { supported: false };
+  assertValid(document);
+  (first as { delayed?: unknown }).delayed = {
+    inboxDeadRate: 0.1,
+    deadRecipients: 10,
+    deadAttempts: 57,
+    peakDelayedBacklog: 480,
+    meanDelayedBacklog: 233.5,
+    delayedSource: "getDepth",
+    peakDelayedBacklogBench: 480,
+    healthyDeliveriesPerSecond: 120.5,
+    healthyLatencyMs: { p50: 1, p90: 2, p99: 3, p999: 4, max: 5 },
+    series: [[0, 0], [0.25, 12], [0.5, 40]],
+  };
+  assertValid(document);
+  assertValid({
+    ...document,
+    params: { ...document.params, sampleDepth: true },
+  });
+  first.depth = { supported: true, callMs: { "ten": 1 } };
+  assert.equal(validator()(document), false);
+});
+
 Deno.test("the schema rejects a rate run whose verdict is neither", () => {
   const validate = validator();
   const document = structuredClone(steadyDocument());

@@ -17,8 +17,10 @@ import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
 import { measurePoint } from "./dequeue_point.ts";
+import { measureDepthCost } from "./depth_cost.ts";
 import { driverAvailability } from "./suite.ts";
 import type {
+  DepthCost,
   DequeueCostDocument,
   DequeueCostParams,
   DequeueCostPoint,
@@ -40,6 +42,8 @@ export interface DequeueCostRunOptions {
   readonly signal?: AbortSignal;
   /** Told about each point. */
   readonly onProgress?: DequeueCostProgress;
+  /** Told about each driver's `getDepth()` cost. */
+  readonly onDepth?: (cost: DepthCost) => void;
 }
 
 /**
@@ -60,6 +64,7 @@ export async function runDequeueCost(
   const services = new ServiceManager();
   const points: DequeueCostPoint[] = [];
   const servers: Record<string, string> = {};
+  const depth: DepthCost[] = [];
   try {
     for (const driver of drivers) {
       const availability = await driverAvailability(driver, services);
@@ -90,6 +95,25 @@ export async function runDequeueCost(
           cutOff = `cut off at backlog ${backlog} (${point.status})`;
         }
       }
+      const depthBacklogs = params.depthBacklogs ?? [];
+      if (depthBacklogs.length > 0 && !signal.aborted) {
+        const cost = availability.available
+          ? await measureDepthCost(
+            driver,
+            depthBacklogs,
+            params.messageBytes,
+            services,
+            signal,
+            params.delayed ?? 0,
+          )
+          : {
+            driver: driver.name,
+            supported: driver.depth != null,
+            ...(driver.depth == null ? {} : { reason: cutOff ?? "" }),
+          };
+        depth.push(cost);
+        options.onDepth?.(cost);
+      }
     }
   } finally {
     await services.stopAll();
@@ -108,6 +132,7 @@ export async function runDequeueCost(
     projections: fits.filter((f) => params.project.includes(f.driver)).map((
       f,
     ) => projectDrain(f, params.projectionBacklog)),
+    ...(depth.length > 0 ? { depth } : {}),
   };
 }
 
@@ -150,6 +175,10 @@ function recorded(params: DequeueCostParams): DequeueCostParams {
     stepTimeoutSeconds: params.stepTimeoutSeconds,
     projectionBacklog: params.projectionBacklog,
     project: params.project,
+    ...(params.depthBacklogs == null
+      ? {}
+      : { depthBacklogs: params.depthBacklogs }),
+    ...(params.delayed == null ? {} : { delayed: params.delayed }),
   };
 }
 

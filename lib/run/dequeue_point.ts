@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { MessageQueueEnqueueOptions } from "@fedify/fedify";
 import type { Driver, OpenedQueue } from "../../drivers/driver.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
@@ -99,18 +100,57 @@ async function fill(
   params: DequeueCostParams,
   signal: AbortSignal,
 ): Promise<number> {
-  const message = outboxMessages(params.messageBytes);
   const start = performance.now();
-  for (let i = 0; i < backlog && !signal.aborted; i += FILL_BATCH) {
+  await fillDelayed(queue, params.delayed ?? 0, params.messageBytes, signal);
+  await fillRange(queue, 0, backlog, params.messageBytes, signal);
+  return (performance.now() - start) / 1000;
+}
+
+/** How far in the future the delayed messages of `--delayed` are due. */
+export const DELAYED_DUE = Temporal.Duration.from({ hours: 1 });
+
+/**
+ * Enqueues `count` messages due in {@link DELAYED_DUE} (numbered from
+ * 10,000,000 so that they differ from the ready ones), the delayed backlog
+ * of `--delayed`.
+ * @throws When `signal` aborts.
+ */
+export async function fillDelayed(
+  queue: Queue,
+  count: number,
+  messageBytes: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const first = 10_000_000;
+  await fillRange(queue, first, first + count, messageBytes, signal, {
+    delay: DELAYED_DUE,
+  });
+}
+
+/**
+ * Enqueues outbox-sized messages number `from` to `to` (exclusive) of
+ * `messageBytes` each, in batches through `enqueueMany()` where the queue
+ * has it.
+ * @throws When `signal` aborts.
+ */
+export async function fillRange(
+  queue: Queue,
+  from: number,
+  to: number,
+  messageBytes: number,
+  signal: AbortSignal,
+  options?: MessageQueueEnqueueOptions,
+): Promise<void> {
+  const message = outboxMessages(messageBytes);
+  for (let i = from; i < to && !signal.aborted; i += FILL_BATCH) {
     const messages = Array.from(
-      { length: Math.min(FILL_BATCH, backlog - i) },
+      { length: Math.min(FILL_BATCH, to - i) },
       (_, j) => message(i + j),
     );
-    if (queue.enqueueMany != null) await queue.enqueueMany(messages);
-    else for (const m of messages) await queue.enqueue(m);
+    if (queue.enqueueMany != null) await queue.enqueueMany(messages, options);
+    else for (const m of messages) await queue.enqueue(m, options);
   }
   signal.throwIfAborted();
-  return (performance.now() - start) / 1000;
 }
 
 /**

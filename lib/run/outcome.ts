@@ -13,6 +13,8 @@ import type { SentMessage } from "../ipc/messages.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
+import { type DepthObservations, depthRecord } from "./depth_outcome.ts";
+import { type DelayedObservations, delayedRecord } from "./delayed_outcome.ts";
 import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import type {
@@ -94,6 +96,10 @@ export interface RunObservations {
   readonly schedule?: readonly number[];
   /** The idle measurement, when the run was one. */
   readonly idle?: IdleRecord;
+  /** What `--sample-depth` observed; absent when off. */
+  readonly depthCheck?: DepthObservations;
+  /** What a run with dead inboxes observed; absent without. */
+  readonly delayedCheck?: DelayedObservations;
 }
 
 /** The figures that depend on how the run ended. */
@@ -142,7 +148,7 @@ export function buildRunResult(run: RunObservations): RunResult {
   const { processes } = run;
   const cpuOf = (roles: readonly string[]) =>
     processes.filter((p) => roles.includes(p.role)).map((p) => p.cpuSeconds);
-  return {
+  const result: RunResult = {
     ...timing(run),
     expected,
     delivered,
@@ -191,6 +197,13 @@ export function buildRunResult(run: RunObservations): RunResult {
     ...(run.end.status === "incomplete" && run.end.estimate != null
       ? { estimate: run.end.estimate }
       : {}),
+    ...(run.depthCheck == null
+      ? {}
+      : { depth: depthRecord(run.depthCheck, run.started) }),
+  };
+  return run.delayedCheck == null ? result : {
+    ...result,
+    delayed: delayedRecord(run.delayedCheck, run.started, result),
   };
 }
 

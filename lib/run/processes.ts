@@ -11,7 +11,7 @@ import { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxOptions } from "../../fake_inbox/server.ts";
 import type { SenderSpec } from "../child/sender.ts";
 import type { WorkerSpec } from "../child/worker.ts";
-import type { ReadyMessage } from "../ipc/messages.ts";
+import type { ChildMessage, ReadyMessage } from "../ipc/messages.ts";
 import { ProcessMeter } from "../measure/process_meter.ts";
 import type {
   IdleRecord,
@@ -214,6 +214,16 @@ export class RunProcesses {
     return this.#children.flatMap((c) =>
       c.all("depth").map((m): [number, number] => [m.at, m.queued])
     );
+  }
+
+  /**
+   * Each process's `queueLog` and `depth` messages, for the depth error
+   * (`depth_outcome.ts`); processes that sent none are left out.
+   */
+  depthMessages(): ChildMessage[][] {
+    return this.#children
+      .map((c): ChildMessage[] => [...c.all("queueLog"), ...c.all("depth")])
+      .filter((messages) => messages.length > 0);
   }
 
   /** Stops every process started, killing those that do not exit. */

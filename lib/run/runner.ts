@@ -48,6 +48,9 @@ import { orderingKeyOf, orderingRecord } from "./ordering.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
 import type { RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
+import { gatherDepth } from "./depth_outcome.ts";
+import { deadRecipients } from "../../fake_inbox/dead.ts";
+import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
 import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
@@ -141,6 +144,8 @@ class Run {
   readonly #configuration: Configuration;
   readonly #context: RunContext;
   readonly #expected: number;
+  /** Recipients whose inbox fails every request (`--inbox-dead-rate`). */
+  readonly #deadRecipients: readonly number[];
   /** Activities the sender sends. */
   readonly #total: number;
   /** A rate run's schedule, ms from the start of sending. */
@@ -170,9 +175,13 @@ class Run {
       : load?.kind === "senders" && load.total != null
       ? load.total
       : this.#schedule?.length ?? params.total;
+    this.#deadRecipients = deadRecipients(
+      params.inbox ?? INSTANT_INBOX,
+      params.recipients,
+    );
     this.#expected = configuration.generator
       ? 0
-      : this.#total * params.recipients;
+      : this.#total * (params.recipients - this.#deadRecipients.length);
     this.#timeoutSeconds = load?.kind === "rate"
       ? Math.min(
         params.timeoutSeconds,
@@ -259,6 +268,15 @@ class Run {
       config: this.#prepared?.config ?? null,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
+      // The counting wrapper only where something reads its log: a queue
+      // with getDepth() to judge, or a delayed backlog to count.
+      ...((this.#sampleDepth() && driver.depth != null) ||
+          this.#countDelayed()
+        ? { count: true }
+        : {}),
+      ...(this.#sampleDepth() || this.#countDelayed()
+        ? { sampleDepth: true }
+        : {}),
     };
     await this.#processes.startApp({
       workers: this.#workers,
@@ -278,6 +296,12 @@ class Run {
           ? { concurrency: parallelism }
           : undefined,
         log: context.log,
+        ...(inbox.deadOrigin == null ? {} : {
+          deadInboxes: {
+            origin: inbox.deadOrigin,
+            recipients: this.#deadRecipients,
+          },
+        }),
         schedule: context.load?.kind === "rate" ? context.load : undefined,
         senders: context.load?.kind === "senders"
           ? context.load.senders
@@ -459,7 +483,46 @@ class Run {
       load: this.#context.load,
       schedule: this.#schedule,
       idle: this.#idle,
+      ...(this.#sampleDepth()
+        ? {
+          depthCheck: gatherDepth(
+            this.#configuration.driver.depth != null,
+            this.#processes.depthMessages(),
+            now(),
+          ),
+        }
+        : {}),
+      ...(this.#countDelayed()
+        ? {
+          delayedCheck: {
+            deadRate: params.inbox?.deadRate ?? 0,
+            deadRecipients: this.#deadRecipients.length,
+            deadAttempts: this.#stats?.deadAttempts ?? 0,
+            reportsDelayed:
+              this.#configuration.driver.depth === "ready-and-delayed",
+            queue: gatherDepth(
+              this.#configuration.driver.depth != null,
+              this.#processes.depthMessages(),
+              now(),
+            ),
+          },
+        }
+        : {}),
     });
     return ordering == null ? result : { ...result, ordering };
+  }
+
+  /** Whether this run logs its queue for the delayed backlog: dead inboxes. */
+  #countDelayed(): boolean {
+    const { driver, direct, generator } = this.#configuration;
+    return this.#deadRecipients.length > 0 && !direct && !generator &&
+      driver.open != null;
+  }
+
+  /** Whether this run samples `getDepth()`: asked, and it has a queue. */
+  #sampleDepth(): boolean {
+    const { driver, direct, generator } = this.#configuration;
+    return this.#context.params.sampleDepth === true && !direct &&
+      !generator && driver.open != null;
   }
 }

@@ -208,10 +208,12 @@ export class ProgressWatch {
 
 /**
  * Whether every expected delivery has been accounted for: each deliverable
- * one arrived, and each one to a gone recipient was attempted.
+ * one arrived, and each one to a gone recipient was attempted; deliveries
+ * to dead recipients are never deliverable and not waited for.
  */
 export function settled(stats: InboxStats): boolean {
-  return stats.delivered >= stats.expected - stats.goneDeliveries &&
+  return stats.delivered >=
+      stats.expected - stats.goneDeliveries - (stats.deadDeliveries ?? 0) &&
     stats.goneAttempted >= stats.goneDeliveries;
 }
 

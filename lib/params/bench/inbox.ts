@@ -51,6 +51,19 @@ export const INBOX_PARAMS = [
     affects: "measurement",
     record: { path: "inbox.dropRate" },
   }),
+  value({
+    name: "inboxDeadRate",
+    flag: "inbox-dead-rate",
+    kind: share(),
+    default: 0,
+    help: "share of recipients whose inbox fails every request (503), on " +
+      "a host of their own; retries and the circuit breaker fill the queue " +
+      "with delayed messages, and the run ends when the healthy deliveries " +
+      "are in",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "inbox.deadRate", when: "not-default" },
+  }),
   toggle({
     name: "inboxVerify",
     flag: "inbox-verify",

@@ -13,6 +13,7 @@
 import { SCENARIOS } from "../scenarios.ts";
 import type { CommandTable, ParamValues } from "../spec.ts";
 import { CRASHES_PARAMS, CRASHES_SECTION } from "./crashes.ts";
+import { DEPTH_PARAMS, DEPTH_SECTION } from "./depth.ts";
 import { INBOX_PARAMS, INBOX_SECTION } from "./inbox.ts";
 import { MAX_DELIVERIES } from "./limits.ts";
 import { LOAD_PARAMS, LOAD_SECTION } from "./load.ts";
@@ -29,6 +30,7 @@ const PARAMS = [
   ...LOAD_PARAMS,
   ...INBOX_PARAMS,
   ...CRASHES_PARAMS,
+  ...DEPTH_PARAMS,
   ...OUTPUT_PARAMS,
 ] as const;
 
@@ -57,6 +59,7 @@ export const BENCH: CommandTable<typeof PARAMS> = {
     },
     { title: INBOX_SECTION },
     { title: CRASHES_SECTION },
+    { title: DEPTH_SECTION },
     { title: OUTPUT_SECTION },
   ],
   params: PARAMS,
@@ -97,6 +100,13 @@ export const BENCH: CommandTable<typeof PARAMS> = {
         v.workload === "cud" && wantsLoad(v)
           ? "--workload cud runs on a burst, not under steady load; drop " +
             "--rate, --senders, --find-max-rate and --idle, or the workload"
+          : null,
+    },
+    {
+      check: (v) =>
+        v.inboxDeadRate + v.inboxGoneRate >= 1
+          ? "--inbox-dead-rate and --inbox-gone-rate leave no healthy " +
+            "recipient; lower one of them"
           : null,
     },
     {
