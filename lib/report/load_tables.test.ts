@@ -107,22 +107,26 @@ Deno.test("rate rows: offered, achieved ± noise with spread, verdict, latency f
   );
 });
 
-Deno.test("max-rate rows: the sustained rate, or below the lowest failed probe", () => {
+Deno.test("max-rate rows: capacity, resolution, latency there and its verdict", () => {
   const document = steadyDocument();
   const table = renderTable(document);
   assert.deepEqual(row(table, "Sustained rate", "redis"), [
     "redis",
     "16.0/s",
     "160/s",
-    "80.0 ms",
+    "9.4%",
+    "90.0 ms",
     "5.00 s",
+    "within",
     "bracketed",
-    "4✓ 8✓ 16✓ 32✗",
+    "4✓ 16✓ 64✗ 17.5✗",
     "120.40 s",
   ]);
+  // A file from before the capacity fields: no resolution, no verdict.
   const none = row(table, "Sustained rate", "postgres ×4");
-  assert.deepEqual(none.slice(1, 4), ["< 4/s", "—", "—"]);
-  assert.equal(none[5], "lowest rate failed");
+  assert.deepEqual(none.slice(1, 5), ["< 4/s", "—", "—", "—"]);
+  assert.equal(none[6], "—");
+  assert.equal(none[7], "lowest rate failed");
   assert.equal(probeList(document.results.at(-1)!.maxRate!), "4✗");
 });
 
