@@ -48,8 +48,10 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   steady: {
-    description: "steady load, under 30 minutes for the default suite: 10 " +
-      "recipients per activity, each queue without a wrapper; 20 s idle, " +
+    description: "steady load, at most about 27 minutes for the default " +
+      "suite (9 configurations × (20 s idle + at most 150 s of probes + " +
+      "start-up)): 10 recipients per activity, each queue without a " +
+      "wrapper; 20 s idle, " +
       "then each queue's capacity searched to within 10% from 8 " +
       "activities/s (Poisson probes of 20 s plus up to 10 s of drain, at " +
       "most 150 s per queue) with p99 latency there judged against 5 s, " +

@@ -73,7 +73,15 @@ function sources(): Source[] {
         search("safe", 20, 32),
         rate("safe", 8, 300),
         rate("safe", 16, 900),
-        search("polling", 20, 32),
+        {
+          ...search("polling", 20, 32),
+          maxRate: {
+            ...search("polling", 20, 32).maxRate,
+            p99AtCapacityMs: 5200,
+            latencyBoundMet: false,
+            resolution: 0.1,
+          },
+        },
         rate("polling", 8, 5000),
       ], { recipients: 10, load: { rates: [8, 16] } as never }),
     },
@@ -126,6 +134,10 @@ Deno.test("advise: queues that fit come first, by latency at the rate, each figu
     /1\. fast\n {3}sustains 400 deliveries\/s \(fell behind at 640\), 4× what is needed \[results\/steady\/latest\.json\]/,
   );
   assert.doesNotMatch(text, /Not covered/);
+  // Capacity and latency are apart: the poll's latency is a note.
+  assert.deepEqual(advice.answers[2].notes, [
+    "p99 latency at that rate 5.2 s, over the 5 s bound",
+  ]);
 });
 
 Deno.test("advise: --durable leaves out a queue a crash made lose deliveries, and says why", () => {
