@@ -308,11 +308,11 @@ function maxRateSection(rows: readonly ConfigurationResult[]): Section | null {
     legend: [
       "- **Capacity**: the highest rate probed that the configuration kept " +
       "up with, whatever its latency: every delivery arrived by the end " +
-      "of the probe's drain window and the probe was judged *kept up* " +
-      "(achieved rate within its noise of the offered one, backlog not " +
-      "growing); `< R` when even the lowest probe, R, failed.  Results " +
-      "without a *Latency* verdict counted p99 under the bound as part of " +
-      "keeping up.",
+      "of the probe's drain window, and the backlog's peak over the last " +
+      "quarter of the arrival window exceeded its peak over the third by " +
+      "at most 5% of that quarter's deliveries; `< R` when even the " +
+      "lowest probe, R, failed.  Results without a *Latency* verdict " +
+      "counted p99 under the bound as part of keeping up.",
       "- **Resolution**: the final bracket's width, the lowest rate not " +
       "kept up over the capacity, minus one; the capacity lies in that " +
       "bracket.  — when nothing failed or nothing kept up.",
