@@ -227,6 +227,12 @@ export interface MaxRateProbe {
   readonly offeredRate?: number | null;
   /** Activities delivered per second over the same window. */
   readonly achievedRate?: number | null;
+  /**
+   * Whether the probe's backlog stayed bounded (`LoadRecord.backlogBounded`),
+   * which with every delivery arrived is what {@link passed} means; the
+   * {@link verdict} may differ for a queue that delivers in batches.
+   */
+  readonly backlogBounded?: boolean | null;
 }
 
 /** The result of a max-rate search (`--find-max-rate`). */

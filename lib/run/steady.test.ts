@@ -226,6 +226,10 @@ Deno.test({
     assert.equal(maxRate.deliveriesPerSecond, 8 * recipients);
     // Overrun, the queue delivered no more than its capacity.
     const over = maxRate.probes[1];
+    assert.deepEqual(maxRate.probes.map((p) => p.backlogBounded), [
+      true,
+      false,
+    ]);
     assert.ok(over.achievedRate! <= capacity * 1.1, text);
     // The result is the run of the probe at the capacity, whose latency
     // the verdict reads.

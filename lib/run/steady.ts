@@ -162,6 +162,7 @@ export async function searchMaxRate(
       missing: run.missing,
       offeredRate: run.load?.offeredRate ?? null,
       achievedRate: run.load?.achievedRate ?? null,
+      backlogBounded: run.load?.backlogBounded ?? null,
     });
     // A probe that broke (not merely fell behind) says nothing of rates.
     if (run.status === "failed") break;

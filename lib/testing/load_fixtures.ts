@@ -283,6 +283,7 @@ export function steadyDocument(): ResultsDocument {
             missing: 0,
             offeredRate: 4.1,
             achievedRate: 4.1,
+            backlogBounded: true,
           },
           {
             rate: 16,
@@ -313,6 +314,7 @@ export function steadyDocument(): ResultsDocument {
             missing: 0,
             offeredRate: 17.6,
             achievedRate: 16.8,
+            backlogBounded: false,
           },
         ],
         seconds: 120.4,
