@@ -132,7 +132,13 @@ Deno.test("parseCli: steady load flags", () => {
     seed: 1,
     drainSeconds: 30,
     senders: [1, 8],
-    maxRate: { latencyBoundMs: 500, timeBoxSeconds: 300, startRate: 1 },
+    maxRate: {
+      latencyBoundMs: 500,
+      timeBoxSeconds: 300,
+      startRate: 1,
+      probeSeconds: 20,
+      probeDrainSeconds: 10,
+    },
     idleSeconds: 10,
   });
   assert.deepEqual(suiteParams(o).load, o.load);
@@ -140,12 +146,18 @@ Deno.test("parseCli: steady load flags", () => {
   assert.equal(suiteParams(parseCli([], {})).load, undefined);
 });
 
-Deno.test("parseCli: the steady scenario sweeps rates, searches and idles", () => {
+Deno.test("parseCli: the steady scenario idles and searches capacity", () => {
   const o = parseCli(["--scenario", "steady"], {});
   assert.equal(o.recipients, 10);
   assert.deepEqual(o.parallel, [1]);
-  assert.deepEqual(o.load?.rates, [2, 8, 32]);
-  assert.equal(o.load?.maxRate?.latencyBoundMs, 5000);
+  assert.deepEqual(o.load?.rates, []);
+  assert.deepEqual(o.load?.maxRate, {
+    latencyBoundMs: 5000,
+    timeBoxSeconds: 150,
+    startRate: 8,
+    probeSeconds: 20,
+    probeDrainSeconds: 10,
+  });
   assert.equal(o.load?.idleSeconds, 20);
   const fewer = parseCli(["--scenario", "steady", "--rate", "4"], {});
   assert.deepEqual(fewer.load?.rates, [4]);

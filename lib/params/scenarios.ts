@@ -56,20 +56,22 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   steady: {
-    description: "steady load, about 35 minutes for the default suite: 10 " +
-      "recipients per activity, each queue without a wrapper; 20 s idle, " +
-      "Poisson arrivals at 2, 8 and 32 activities/s for 20 s each, then " +
-      "the highest rate kept up with p99 latency under 5 s (at most 150 s " +
-      "of probes per queue), and the load generator's own limit",
+    description: "steady load, at most about 27 minutes for the default " +
+      "suite (9 configurations × (20 s idle + at most 150 s of probes + " +
+      "start-up)): 10 recipients per activity, each queue without a " +
+      "wrapper; 20 s idle, " +
+      "then each queue's capacity searched to within 10% from 8 " +
+      "activities/s (Poisson probes of 20 s plus up to 10 s of drain, at " +
+      "most 150 s per queue) with p99 latency there judged against 5 s, " +
+      "and the load generator's own limit",
     settings: {
       recipients: "10",
       parallel: "1",
-      rates: "2,8,32",
-      durationSeconds: "20",
-      drainSeconds: "20",
       findMaxRate: true,
+      probeSeconds: "20",
+      probeDrainSeconds: "10",
       maxRateTimeSeconds: "150",
-      maxRateStart: "2",
+      maxRateStart: "8",
       idleSeconds: "20",
     },
   },

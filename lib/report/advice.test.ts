@@ -123,7 +123,15 @@ function sources(): Source[] {
           cpuMsPerDelivery: 4,
           serverCpuMsPerDelivery: 0.5,
         }),
-        search("polling", 20, 32),
+        {
+          ...search("polling", 20, 32),
+          maxRate: {
+            ...search("polling", 20, 32).maxRate,
+            p99AtCapacityMs: 5200,
+            latencyBoundMet: false,
+            resolution: 0.1,
+          },
+        },
         rate("polling", 8, 5000),
       ], { recipients: 10, load: { rates: [8, 16] } as never }),
     },
@@ -206,6 +214,12 @@ Deno.test("advise: queues that fit come first, by latency at the rate, each figu
     /measured with 10 recipients per activity, .* \[results\/steady\/latest\.json\]/,
   );
   assert.doesNotMatch(text, /Not covered/);
+  // Capacity and latency are apart: the poll's latency is a note.
+  assert.deepEqual(advice.answers[2].notes, [
+    "p99 latency at that rate 5.2 s, over the 5 s bound",
+    "variant polling-fast: sustains 500 deliveries/s " +
+    "(results/polling-fast/latest.json)",
+  ]);
 });
 
 Deno.test("advise: a measured queue whose name extends another's is no variant of it", () => {

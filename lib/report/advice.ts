@@ -275,6 +275,14 @@ export function advise(
           `${round(needed)} needed`,
       );
     }
+    const record = search.maxRate!;
+    if (record.latencyBoundMet === false && record.p99AtCapacityMs != null) {
+      notes.push(
+        `p99 latency at that rate ${
+          round(record.p99AtCapacityMs / 1000)
+        } s, over the ${round(record.latencyBoundMs / 1000)} s bound`,
+      );
+    }
     if (question.durable) {
       for (
         const [evidence, what] of [

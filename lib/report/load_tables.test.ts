@@ -107,23 +107,53 @@ Deno.test("rate rows: offered, achieved ± noise with spread, verdict, latency f
   );
 });
 
-Deno.test("max-rate rows: the sustained rate, or below the lowest failed probe", () => {
+Deno.test("max-rate rows: capacity, resolution, latency there and its verdict", () => {
   const document = steadyDocument();
   const table = renderTable(document);
   assert.deepEqual(row(table, "Sustained rate", "redis"), [
     "redis",
     "16.0/s",
     "160/s",
-    "80.0 ms",
+    "9.4%",
+    "90.0 ms",
     "5.00 s",
+    "within",
     "bracketed",
-    "4✓ 8✓ 16✓ 32✗",
+    "4✓ 16✓ 64✗ 17.5✗",
     "120.40 s",
   ]);
+  // A file from before the capacity fields: no resolution, no verdict.
   const none = row(table, "Sustained rate", "postgres ×4");
-  assert.deepEqual(none.slice(1, 4), ["< 4/s", "—", "—"]);
-  assert.equal(none[5], "lowest rate failed");
+  assert.deepEqual(none.slice(1, 5), ["< 4/s", "—", "—", "—"]);
+  assert.equal(none[6], "—");
+  assert.equal(none[7], "lowest rate failed");
   assert.equal(probeList(document.results.at(-1)!.maxRate!), "4✗");
+});
+
+Deno.test("max-rate rows of files without capacity fields still render", () => {
+  const document = steadyDocument();
+  const results = document.results.map((r) => {
+    if (r.maxRate == null) return r;
+    const {
+      p99AtCapacityMs: _p99,
+      latencyBoundMet: _met,
+      resolution: _resolution,
+      ...old
+    } = r.maxRate;
+    return { ...r, maxRate: old };
+  });
+  const table = renderTable({ ...document, results });
+  const cells = row(table, "Sustained rate", "redis");
+  // The capacity, and the p99 of the run it sits on; no resolution and no
+  // verdict, which such files did not record.
+  assert.deepEqual(cells.slice(1, 7), [
+    "16.0/s",
+    "160/s",
+    "—",
+    "80.0 ms",
+    "5.00 s",
+    "—",
+  ]);
 });
 
 Deno.test("idle rows: CPU, RSS and wakeups per role, and the total", () => {
@@ -146,6 +176,25 @@ Deno.test("senders rows: sendActivity percentiles and calls per second", () => {
   assert.deepEqual(
     row(renderTable(steadyDocument()), "Concurrent senders", "redis"),
     ["redis", "8", "12.0 ms", "48.0 ms", "40.0/s", "ok"],
+  );
+});
+
+Deno.test("latest.md says how the capacity was searched", () => {
+  const document = steadyDocument();
+  const load = document.params.load!;
+  const markdown = renderMarkdown({
+    ...document,
+    params: {
+      ...document.params,
+      load: {
+        ...load,
+        maxRate: { ...load.maxRate!, probeSeconds: 20, probeDrainSeconds: 10 },
+      },
+    },
+  }, []);
+  assert.match(
+    markdown,
+    /each configuration's capacity searched from 4 activities\/s \(probes of 20 s, up to 10 s to drain\), p99 there judged against 5 s, up to 300 s per configuration/,
   );
 });
 

@@ -212,14 +212,14 @@ const STOPPED_BY: Readonly<Record<MaxRateRecord["stoppedBy"], string>> = {
   "lowest-failed": "lowest rate failed",
 };
 
-/** The probes of a search: `2✓ 4✓ 8✗ 6✓`. */
+/** The probes of a search, ✓ kept up: `2✓ 8✓ 32✗ 16✓`. */
 export function probeList(record: MaxRateRecord): string {
   return record.probes.map((probe) =>
     `${rateText(probe.rate)}${probe.passed ? "✓" : "✗"}`
   ).join(" ");
 }
 
-/** The sustained rate, or `< lowest failed` when nothing passed. */
+/** The capacity, or `< lowest failed` when nothing kept up. */
 function sustainedCell(value: number | null, below: number | null): string {
   if (value != null) return figureCell(value, rateUnit);
   return below == null ? "—" : `< ${rateText(below)}/s`;
@@ -246,6 +246,22 @@ function lowestFailedDeliveries({ record }: Search): number | null {
   return record.lowestFailedRate * (record.deliveriesPerSecond / best);
 }
 
+/** The latency verdict at the capacity: within or over the bound. */
+function latencyVerdict(record: MaxRateRecord): string {
+  if (record.latencyBoundMet == null) return "—";
+  return record.latencyBoundMet ? "within" : "over";
+}
+
+/**
+ * The p99 latency at the capacity: the record's own figure, or (in files
+ * without it) the p99 of the run the record sits on.
+ */
+function p99AtCapacity({ result, record }: Search): number | null {
+  if (record.activitiesPerSecond == null) return null;
+  if (record.p99AtCapacityMs !== undefined) return record.p99AtCapacityMs;
+  return result.latencyMs?.p99 ?? null;
+}
+
 /** The max-rate searches' table. */
 const MAX_RATE_COLUMNS: readonly Column<Search>[] = [
   textColumn(
@@ -253,7 +269,7 @@ const MAX_RATE_COLUMNS: readonly Column<Search>[] = [
     ({ result }) => tableLabel(result, configurationLabel(result)),
   ),
   numberColumn(
-    "Max rate",
+    "Capacity",
     ({ record }) =>
       sustainedCell(record.activitiesPerSecond, record.lowestFailedRate),
   ),
@@ -265,14 +281,14 @@ const MAX_RATE_COLUMNS: readonly Column<Search>[] = [
         lowestFailedDeliveries(search),
       ),
   ),
-  numberColumn(
-    "p99 at max",
-    ({ result, record }) =>
-      record.activitiesPerSecond == null
-        ? "—"
-        : figureCell(result.latencyMs?.p99, latency),
+  figureColumn(
+    "Resolution",
+    percent,
+    ({ record }) => record.resolution == null ? null : record.resolution * 100,
   ),
+  figureColumn("p99 at capacity", latency, p99AtCapacity),
   figureColumn("p99 bound", latency, ({ record }) => record.latencyBoundMs),
+  textColumn("Latency", ({ record }) => latencyVerdict(record)),
   textColumn(
     "Stopped by",
     ({ record }) => STOPPED_BY[record.stoppedBy] ?? record.stoppedBy,
@@ -281,7 +297,7 @@ const MAX_RATE_COLUMNS: readonly Column<Search>[] = [
   figureColumn("Search", seconds, ({ record }) => record.seconds),
 ];
 
-/** The max-rate searches: the sustained rate and how the search went. */
+/** The max-rate searches: the capacity, its latency and the search. */
 function maxRateSection(rows: readonly ConfigurationResult[]): Section | null {
   if (rows.length === 0) return null;
   const searches = rows.map((result) => ({ result, record: result.maxRate! }));
@@ -290,13 +306,22 @@ function maxRateSection(rows: readonly ConfigurationResult[]): Section | null {
     table: columnTable(MAX_RATE_COLUMNS, searches),
     notes: notesOf(rows),
     legend: [
-      "- **Max rate**: the highest rate probed that the configuration kept " +
-      "up with, every delivery arriving and p99 latency (from the " +
-      "scheduled start) under the bound; `< R` when even the lowest probe, " +
-      "R, failed.",
-      "- **Probes**: each rate tried, in order, ✓ passed, ✗ failed; " +
-      "**Stopped by**: *bracketed* (the next rate up failed, within 20%), " +
-      "*generator's limit*, *time box*, or *lowest rate failed*.",
+      "- **Capacity**: the highest rate probed that the configuration kept " +
+      "up with, whatever its latency: every delivery arrived by the end " +
+      "of the probe's drain window, and the backlog's peak over the last " +
+      "quarter of the arrival window exceeded its peak over the third by " +
+      "at most 5% of that quarter's deliveries; `< R` when even the " +
+      "lowest probe, R, failed.  Results without a *Latency* verdict " +
+      "counted p99 under the bound as part of keeping up.",
+      "- **Resolution**: the final bracket's width, the lowest rate not " +
+      "kept up over the capacity, minus one; the capacity lies in that " +
+      "bracket.  — when nothing failed or nothing kept up.",
+      "- **p99 at capacity**: p99 latency (from the scheduled start) of " +
+      "the probe at the capacity; **Latency**: *within* or *over* the p99 " +
+      "bound there, a verdict of its own.",
+      "- **Probes**: each rate tried, in order, ✓ kept up, ✗ did not; " +
+      "**Stopped by**: *bracketed* (within the resolution), *generator's " +
+      "limit*, *time box*, or *lowest rate failed*.",
     ],
   };
 }

@@ -348,13 +348,24 @@ export function loadSentence(load: LoadParams, recipients: number): string {
   if (load.senders.length > 0) {
     parts.push(`bursts by ${list(load.senders)} concurrent send loops`);
   }
-  if (load.maxRate != null) {
+  const search = load.maxRate;
+  if (search?.probeSeconds != null) {
+    parts.push(
+      `each configuration's capacity searched from ${
+        rateText(search.startRate)
+      } activities/s (probes of ${rateText(search.probeSeconds)} s, up to ${
+        rateText(search.probeDrainSeconds ?? 0)
+      } s to drain), p99 there judged against ${
+        rateText(search.latencyBoundMs / 1000)
+      } s, up to ${rateText(search.timeBoxSeconds)} s per configuration`,
+    );
+  } else if (search != null) {
     parts.push(
       `a max-rate search from ${
-        rateText(load.maxRate.startRate)
+        rateText(search.startRate)
       } activities/s with p99 under ${
-        rateText(load.maxRate.latencyBoundMs / 1000)
-      } s, up to ${rateText(load.maxRate.timeBoxSeconds)} s per configuration`,
+        rateText(search.latencyBoundMs / 1000)
+      } s, up to ${rateText(search.timeBoxSeconds)} s per configuration`,
     );
   }
   if (load.idleSeconds != null) {

@@ -146,12 +146,26 @@ export interface LoadParams {
   readonly senders: readonly number[];
   /** The max-rate search, when asked (`--find-max-rate`). */
   readonly maxRate?: {
-    /** The p99 latency a sustained rate must stay under, ms. */
+    /**
+     * The p99 latency bound judged at the capacity found, ms: a verdict of
+     * its own, not a condition of keeping up.
+     */
     readonly latencyBoundMs: number;
     /** Seconds the search may take per configuration. */
     readonly timeBoxSeconds: number;
     /** The first rate probed, activities per second. */
     readonly startRate: number;
+    /**
+     * Seconds of arrivals per probe (`--probe-duration`); absent in files
+     * whose probes used {@link LoadParams.durationSeconds}.
+     */
+    readonly probeSeconds?: number;
+    /**
+     * Seconds a probe waits after its arrivals for the rest
+     * (`--probe-drain`); absent in files whose probes waited the latency
+     * bound plus 2 s.
+     */
+    readonly probeDrainSeconds?: number;
   };
   /** Seconds of the idle measurement (`--idle`), when asked. */
   readonly idleSeconds?: number;
@@ -204,6 +218,20 @@ export interface LoadRecord {
    * arrived, at the end of the arrival window.
    */
   readonly backlogAtEnd: number;
+  /**
+   * The backlog's peak over the last quarter of the arrival window minus
+   * its peak over the third quarter, deliveries; absent in older files.
+   */
+  readonly backlogPeakGrowth?: number;
+  /**
+   * Whether the backlog stayed bounded: {@link backlogPeakGrowth} at most
+   * 5% of the deliveries that fell due in the last quarter (and at most
+   * one activity's).  A queue that delivers in batches no further apart
+   * than a quarter of the window is judged by its peaks, whatever their
+   * phase.  The max-rate search's test of keeping up; absent in older
+   * files.
+   */
+  readonly backlogBounded?: boolean;
   /** The same backlog over time, `[secondsFromStart, deliveries]`. */
   readonly backlog: Series;
   /**
@@ -218,7 +246,12 @@ export interface LoadRecord {
 export interface MaxRateProbe {
   /** The rate probed, activities per second. */
   readonly rate: number;
-  /** Whether the configuration sustained it within the latency bound. */
+  /**
+   * Whether the configuration kept up with it: finished with every
+   * delivery and judged `kept-up`.  In files without
+   * {@link MaxRateRecord.latencyBoundMet}, it also required p99 latency
+   * under the bound.
+   */
   readonly passed: boolean;
   /** The run's status. */
   readonly status: Status;
@@ -228,14 +261,28 @@ export interface MaxRateProbe {
   readonly p99Ms: number | null;
   /** Deliveries that had not arrived when the probe ended. */
   readonly missing: number;
+  /**
+   * Activities scheduled per second over the probe's measured window;
+   * absent in older files and when the probe broke.
+   */
+  readonly offeredRate?: number | null;
+  /** Activities delivered per second over the same window. */
+  readonly achievedRate?: number | null;
+  /**
+   * Whether the probe's backlog stayed bounded (`LoadRecord.backlogBounded`),
+   * which with every delivery arrived is what {@link passed} means; the
+   * {@link verdict} may differ for a queue that delivers in batches.
+   */
+  readonly backlogBounded?: boolean | null;
 }
 
 /** The result of a max-rate search (`--find-max-rate`). */
 export interface MaxRateRecord {
   /**
-   * The highest rate probed that the configuration kept up with, every
-   * delivery arriving and p99 latency under the bound; `null` when even the
-   * lowest probe failed.
+   * The capacity: the highest rate probed that the configuration kept up
+   * with (every delivery arriving, the backlog bounded), whatever its
+   * latency; `null` when even the lowest probe failed.  (In files without
+   * {@link latencyBoundMet}, p99 latency had to be under the bound too.)
    */
   readonly activitiesPerSecond: number | null;
   /** The same in deliveries per second (`× recipients`). */
@@ -243,8 +290,25 @@ export interface MaxRateRecord {
   /** The p99 latency bound, ms. */
   readonly latencyBoundMs: number;
   /**
-   * Where the search stopped: `bracketed` (the next rate up failed, within
-   * 20%), `generator` (the load generator's own limit was reached),
+   * p99 latency, from the scheduled start, of the probe at the capacity,
+   * ms; `null` when nothing kept up or nothing arrived.
+   */
+  readonly p99AtCapacityMs?: number | null;
+  /**
+   * Whether {@link p99AtCapacityMs} is within {@link latencyBoundMs};
+   * `null` when there is no capacity.
+   */
+  readonly latencyBoundMet?: boolean | null;
+  /**
+   * The final bracket's width as a fraction: lowest failed rate over the
+   * capacity, minus one (`0.09`: capacity known within 9%); `null` when
+   * there is no bracket (nothing failed, or nothing kept up).
+   */
+  readonly resolution?: number | null;
+  /**
+   * Where the search stopped: `bracketed` (the lowest rate not kept up is
+   * within the resolution, 10%, of the capacity; within 20% in older
+   * files), `generator` (the load generator's own limit was reached),
    * `time-box` (time ran out), `lowest-failed` (nothing passed down to the
    * lowest rate tried).
    */

@@ -2,18 +2,24 @@
  * The steady-load part of a suite: which runs a configuration gets under
  * `--idle`, `--rate`, `--senders` and `--find-max-rate`, and the max-rate
  * search, which runs one fresh rate run per probe until
- * {@link MaxRateSearch} has bracketed the highest sustained rate or the
- * time box runs out.
+ * {@link MaxRateSearch} has bracketed the capacity (the highest rate kept
+ * up with) within its resolution or the time box runs out, and then judges
+ * the latency at the capacity against the bound.
  *
  * @module
  */
 import type {
+  ArrivalPattern,
   LoadParams,
   MaxRateProbe,
   MaxRateRecord,
   RunResult,
 } from "../results/types.ts";
-import { MaxRateSearch, probePassed } from "../workload/max_rate.ts";
+import {
+  DEFAULT_PROBE_DRAIN_SECONDS,
+  DEFAULT_PROBE_SECONDS,
+} from "../params/bench/load.ts";
+import { MaxRateSearch, probeKeptUp } from "../workload/max_rate.ts";
 import type { RunLoad } from "../workload/plan.ts";
 
 /**
@@ -21,11 +27,6 @@ import type { RunLoad } from "../workload/plan.ts";
  * loops into a queue that drops them.
  */
 export const GENERATOR_RUN = { senders: 16, total: 2000 } as const;
-
-/** Seconds a probe waits past its window beyond the latency bound. */
-const PROBE_DRAIN_MARGIN_SECONDS = 2;
-/** Seconds a probe takes besides its window and drain (start-up, stop). */
-const PROBE_OVERHEAD_SECONDS = 8;
 
 /** One entry of a steady-load suite for a configuration. */
 export interface LoadUnit {
@@ -42,17 +43,22 @@ function rateText(rate: number): string {
   return String(Number(rate.toPrecision(6)));
 }
 
-/** The rate run of `load` at `rate`, draining for `drainSeconds`. */
+/**
+ * The rate run of `load` at `rate`: `durationSeconds` of arrivals spaced as
+ * `arrivals`, then `drainSeconds` of waiting for the rest.
+ */
 export function rateLoad(
   load: LoadParams,
   rate: number,
+  durationSeconds = load.durationSeconds,
   drainSeconds = load.drainSeconds,
+  arrivals: ArrivalPattern = load.arrivals,
 ): RunLoad {
   return {
     kind: "rate",
     rate,
-    durationSeconds: load.durationSeconds,
-    arrivals: load.arrivals,
+    durationSeconds,
+    arrivals,
     seed: load.seed,
     drainSeconds,
   };
@@ -102,9 +108,15 @@ export interface MaxRateOptions {
 }
 
 /**
- * Searches for the highest rate the configuration sustains; returns the run
- * of the best passing probe (the lowest probe's when none passed) with the
- * search's {@link MaxRateRecord}.
+ * Searches for the configuration's capacity, the highest rate it keeps up
+ * with ({@link probeKeptUp}), to within the search's resolution; returns
+ * the run of the probe at the capacity (the lowest probe's when nothing
+ * kept up) with the search's {@link MaxRateRecord}: the capacity, the p99
+ * latency there and whether it met the bound, and the final bracket.
+ *
+ * A probe starts only while the time box can still hold it, counting it
+ * as long as the longest probe so far and at least its arrivals plus its
+ * drain.
  * @throws {TypeError} If `options.load.maxRate` is unset.
  */
 export async function searchMaxRate(
@@ -118,30 +130,39 @@ export async function searchMaxRate(
     startRate: settings.startRate,
     ceiling: options.ceiling,
   });
-  const drain = settings.latencyBoundMs / 1000 + PROBE_DRAIN_MARGIN_SECONDS;
-  const probeSeconds = options.load.durationSeconds + drain +
-    PROBE_OVERHEAD_SECONDS;
+  const window = settings.probeSeconds ?? DEFAULT_PROBE_SECONDS;
+  const drain = settings.probeDrainSeconds ?? DEFAULT_PROBE_DRAIN_SECONDS;
+  let longest = window + drain;
   const probes: MaxRateProbe[] = [];
   const runs = new Map<number, RunResult>();
   let timeUp = false;
   for (let rate = search.next(); rate != null; rate = search.next()) {
     if (options.signal?.aborted) break;
     const elapsed = (clock() - started) / 1000;
-    if (probes.length > 0 && elapsed + probeSeconds > settings.timeBoxSeconds) {
+    if (probes.length > 0 && elapsed + longest > settings.timeBoxSeconds) {
       timeUp = true;
       break;
     }
-    const run = await options.probe(rateLoad(options.load, rate, drain));
-    const passed = probePassed(run, settings.latencyBoundMs);
-    search.record(rate, passed);
+    const probeStarted = clock();
+    // Evenly spaced: a Poisson probe's own offer strays from its rate by
+    // more than the resolution (±15% over a 10 s half-window at 4/s).
+    const run = await options.probe(
+      rateLoad(options.load, rate, window, drain, "fixed"),
+    );
+    longest = Math.max(longest, (clock() - probeStarted) / 1000);
+    const keptUp = probeKeptUp(run);
+    search.record(rate, keptUp, run.load?.achievedRate);
     runs.set(rate, run);
     probes.push({
       rate,
-      passed,
+      passed: keptUp,
       status: run.status,
       verdict: run.load?.verdict ?? null,
       p99Ms: run.latencyMs?.p99 ?? null,
       missing: run.missing,
+      offeredRate: run.load?.offeredRate ?? null,
+      achievedRate: run.load?.achievedRate ?? null,
+      backlogBounded: run.load?.backlogBounded ?? null,
     });
     // A probe that broke (not merely fell behind) says nothing of rates.
     if (run.status === "failed") break;
@@ -153,10 +174,16 @@ export async function searchMaxRate(
   if (shown == null) {
     throw new Error("the max-rate search ran no probe (interrupted)");
   }
+  const p99 = best == null ? null : shown.latencyMs?.p99 ?? null;
   const maxRate: MaxRateRecord = {
     activitiesPerSecond: best,
     deliveriesPerSecond: best == null ? null : best * options.recipients,
     latencyBoundMs: settings.latencyBoundMs,
+    p99AtCapacityMs: p99,
+    latencyBoundMet: best == null
+      ? null
+      : p99 != null && p99 <= settings.latencyBoundMs,
+    resolution: search.resolution,
     stoppedBy: search.stoppedBy(timeUp),
     lowestFailedRate: search.lowestFailed,
     probes,

@@ -127,3 +127,68 @@ Deno.test("a queue over half a window behind fell behind, even with too few arri
   });
   assert.equal(prompt.verdict, "kept-up");
 });
+
+/** A run whose deliveries arrive in one batch every `pollMs`, from `phaseMs`. */
+function batches(rate: number, pollMs: number, phaseMs: number) {
+  const durationSeconds = 20;
+  const dueMs = arrivalSchedule({
+    rate,
+    durationSeconds,
+    arrivals: "fixed",
+    seed: 1,
+  }).map((o) => START + o);
+  const firstArrival = dueMs.map((due) =>
+    START + Math.ceil((due - START + 1 - phaseMs) / pollMs) * pollMs + phaseMs
+  );
+  return {
+    nominalRate: rate,
+    arrivals: "fixed" as const,
+    durationSeconds,
+    startMs: START,
+    dueMs,
+    firstArrival,
+    recipients: 1,
+    endMs: START + 30_000,
+  };
+}
+
+Deno.test("a queue that delivers in batches is bounded whatever their phase", () => {
+  for (const phaseMs of [0, 1200, 2500, 3700, 4900]) {
+    const load = evaluateLoad(batches(20, 5000, phaseMs));
+    assert.ok(load.backlogBounded, `${phaseMs}: ${JSON.stringify(load)}`);
+    assert.ok(Math.abs(load.backlogPeakGrowth!) <= 1, `${phaseMs}`);
+  }
+  // Aligned with the window, the batches' sawtooth fits a rising trend.
+  assert.equal(evaluateLoad(batches(20, 5000, 0)).verdict, "fell-behind");
+});
+
+Deno.test("a queue 10% past its capacity has an unbounded backlog", () => {
+  const over = (rate: number, capacity: number) => {
+    const dueMs = arrivalSchedule({
+      rate,
+      durationSeconds: 30,
+      arrivals: "fixed",
+      seed: 1,
+    }).map((o) => START + o);
+    let free = START;
+    const firstArrival = dueMs.flatMap((due) => {
+      free = Math.max(free, due) + 1000 / capacity;
+      return [free, free, free, free];
+    });
+    return evaluateLoad({
+      nominalRate: rate,
+      arrivals: "fixed",
+      durationSeconds: 30,
+      startMs: START,
+      dueMs,
+      firstArrival,
+      recipients: 4,
+      endMs: START + 40_000,
+    });
+  };
+  assert.equal(over(22, 20).backlogBounded, false);
+  assert.equal(over(18, 20).backlogBounded, true);
+  // Growth: a tenth of the last quarter's 22 × 7.5 activities, 4 each.
+  const growth = over(22, 20).backlogPeakGrowth!;
+  assert.ok(growth > 0.05 * 22 * 7.5 * 4, `${growth}`);
+});

@@ -101,6 +101,18 @@ export function evaluateLoad(run: LoadObservation): LoadRecord {
   const overHalfBehind = backlogAtEnd >
     recipients * (dueBy(windowEnd) - dueBy(half));
 
+  // The backlog's peak over the last quarter of the arrival window against
+  // its peak over the third: a queue that delivers in batches peaks once
+  // per batch, so peaks compare where a fitted trend would follow the
+  // batches' phase.  The backlog peaks right after an activity falls due.
+  const quarter = windowEnd - durationSeconds * 250;
+  const peakGrowth = peakBacklog(backlogAt, due, quarter, windowEnd) -
+    peakBacklog(backlogAt, due, half, quarter);
+  const bounded = peakGrowth <= Math.max(
+    MIN_GROWTH * recipients * (dueBy(windowEnd) - dueBy(quarter)),
+    recipients,
+  );
+
   const lags = run.calledMs == null
     ? null
     : percentiles(run.calledMs.map((called, i) => called - run.dueMs[i]));
@@ -116,9 +128,30 @@ export function evaluateLoad(run: LoadObservation): LoadRecord {
     backlogSlopeError: roundTo(error, 3),
     verdict: growing || shortfall || overHalfBehind ? "fell-behind" : "kept-up",
     backlogAtEnd,
+    backlogPeakGrowth: backlogPeakGrowthOf(peakGrowth),
+    backlogBounded: bounded,
     backlog: backlogSeries(backlogAt, startMs, Math.max(run.endMs, windowEnd)),
     startLagMs: lags,
   };
+}
+
+/** The growth of the peak as recorded: a whole number of deliveries. */
+function backlogPeakGrowthOf(growth: number): number {
+  return Math.round(growth);
+}
+
+/** The highest backlog from `from` to `to`: at either end or a due time. */
+function peakBacklog(
+  backlogAt: (t: number) => number,
+  due: readonly number[],
+  from: number,
+  to: number,
+): number {
+  let peak = Math.max(backlogAt(from), backlogAt(to));
+  for (const t of due) {
+    if (t > from && t < to) peak = Math.max(peak, backlogAt(t));
+  }
+  return peak;
 }
 
 /** The backlog from `startMs` to `endMs`, one point per step. */

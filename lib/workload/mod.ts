@@ -13,9 +13,12 @@ export {
 } from "./arrivals.ts";
 export { evaluateLoad, leastSquares, type LoadObservation } from "./load.ts";
 export {
+  GROWTH,
   MaxRateSearch,
   type MaxRateSearchOptions,
-  probePassed,
+  probeKeptUp,
+  RESOLUTION,
+  roundInside,
   roundRate,
 } from "./max_rate.ts";
 export type { RunLoad } from "./plan.ts";

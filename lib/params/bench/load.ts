@@ -11,16 +11,28 @@ import { MAX_RATE, MAX_SENDERS } from "./limits.ts";
 export const LOAD_SECTION = "Steady load";
 const SECTION = LOAD_SECTION;
 
-const RATE_RUNS = {
-  anyOf: ["rates", "findMaxRate"],
+const RATES = {
+  anyOf: ["rates"],
   what: "rate runs",
-  fix: "add --rate R or --find-max-rate",
+  fix: "add --rate R (--find-max-rate's probes take --probe-duration and " +
+    "--probe-drain)",
 } as const;
 const MAX_RATE_SEARCH = {
   anyOf: ["findMaxRate"],
   what: "--find-max-rate",
   fix: "add it",
 } as const;
+
+/**
+ * Seconds of arrivals per max-rate probe by default (`--probe-duration`),
+ * and for files that did not record it.
+ */
+export const DEFAULT_PROBE_SECONDS = 20;
+/**
+ * Seconds a max-rate probe drains by default (`--probe-drain`), and for
+ * files that did not record it.
+ */
+export const DEFAULT_PROBE_DRAIN_SECONDS = 10;
 
 /** Steady load: the parameters. */
 export const LOAD_PARAMS = [
@@ -43,22 +55,23 @@ export const LOAD_PARAMS = [
     flag: "duration",
     kind: seconds(),
     default: 60,
-    help: "seconds of arrivals per rate run",
+    help: "seconds of arrivals per --rate run",
     section: SECTION,
     affects: "measurement",
     record: { path: "load.durationSeconds" },
-    requires: RATE_RUNS,
+    requires: RATES,
   }),
   value({
     name: "arrivals",
     flag: "arrivals",
     kind: choice(["poisson", "fixed"] as const, "A"),
     default: "poisson",
-    help: "poisson (seeded) or fixed spacing of the arrivals",
+    help: "poisson (seeded) or fixed spacing of the arrivals of --rate " +
+      "runs (--find-max-rate's probes are evenly spaced)",
     section: SECTION,
     affects: "measurement",
     record: { path: "load.arrivals" },
-    requires: RATE_RUNS,
+    requires: RATES,
   }),
   value({
     name: "seed",
@@ -69,7 +82,7 @@ export const LOAD_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "load.seed" },
-    requires: RATE_RUNS,
+    requires: RATES,
   }),
   value({
     name: "drainSeconds",
@@ -81,7 +94,7 @@ export const LOAD_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "load.drainSeconds" },
-    requires: RATE_RUNS,
+    requires: RATES,
   }),
   list({
     name: "senders",
@@ -100,8 +113,9 @@ export const LOAD_PARAMS = [
     name: "findMaxRate",
     flag: "find-max-rate",
     default: false,
-    help: "search the highest rate each configuration keeps up with, p99 " +
-      "latency under --latency-bound",
+    help: "search each configuration's capacity, the highest rate it keeps " +
+      "up with (backlog bounded), to within 10%, then judge its p99 " +
+      "latency there against --latency-bound",
     section: SECTION,
     affects: "measurement",
   }),
@@ -110,7 +124,8 @@ export const LOAD_PARAMS = [
     flag: "latency-bound",
     kind: durationMs(),
     default: 5000,
-    help: "p99 latency bound of --find-max-rate",
+    help: "p99 latency bound judged at the capacity --find-max-rate finds " +
+      "(a verdict; it does not lower the capacity)",
     section: SECTION,
     affects: "measurement",
     record: { path: "load.maxRate.latencyBoundMs" },
@@ -121,7 +136,8 @@ export const LOAD_PARAMS = [
     flag: "max-rate-time",
     kind: seconds(),
     default: 300,
-    help: "seconds of probes per configuration",
+    help: "seconds of probes per configuration; the search stops with " +
+      "its bracket so far when the next probe would not fit",
     section: SECTION,
     affects: "measurement",
     record: { path: "load.maxRate.timeBoxSeconds" },
@@ -136,6 +152,32 @@ export const LOAD_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "load.maxRate.startRate" },
+    requires: MAX_RATE_SEARCH,
+  }),
+  value({
+    name: "probeSeconds",
+    flag: "probe-duration",
+    kind: seconds(),
+    default: DEFAULT_PROBE_SECONDS,
+    help: "seconds of arrivals per --find-max-rate probe: the verdict " +
+      "reads the second half, where a rate 10% over capacity leaves a " +
+      "backlog that grows by a second's offer every 10 s",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "load.maxRate.probeSeconds" },
+    requires: MAX_RATE_SEARCH,
+  }),
+  value({
+    name: "probeDrainSeconds",
+    flag: "probe-drain",
+    kind: seconds(),
+    default: DEFAULT_PROBE_DRAIN_SECONDS,
+    help: "seconds a --find-max-rate probe waits after its arrivals for " +
+      "the rest (two 5 s polls); a probe with deliveries still missing " +
+      "then did not keep up",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "load.maxRate.probeDrainSeconds" },
     requires: MAX_RATE_SEARCH,
   }),
   optional({

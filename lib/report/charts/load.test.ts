@@ -68,6 +68,40 @@ Deno.test("load-latency marks the runs that fell behind", () => {
   assert.equal(rows.length, 8, "p50 and p99 of four rate runs");
 });
 
+Deno.test("load-latency draws a configuration without rate runs from its probes", () => {
+  const document = steadyDocument();
+  const searchesOnly: ResultsDocument = {
+    ...document,
+    params: {
+      ...document.params,
+      load: { ...document.params.load!, rates: [] },
+    },
+    results: document.results.filter((r) => r.load == null || r.maxRate),
+  };
+  const context = loadContext(searchesOnly);
+  assert.equal(context.rates.length, 0);
+  assert.match(context.subtitle, /^max-rate probes: fixed arrivals over 10 s/);
+  const rows = JSON.parse(JSON.stringify(loadLatencyChart(context)!.spec))
+    .layer[0].data.values as {
+      configuration: string;
+      percentile: string;
+      rate: number;
+      verdict: string;
+    }[];
+  // redis's four probes (p99 each); postgres ×4's one probe, not kept up.
+  assert.deepEqual(
+    rows.map((r) => [r.configuration, r.rate, r.verdict]),
+    [
+      ["redis", 4.1, "kept up"],
+      ["redis", 16.2, "kept up"],
+      ["redis", 64.3, "fell behind"],
+      ["redis", 17.6, "fell behind"],
+      ["postgres ×4", 4, "fell behind"],
+    ],
+  );
+  assert.ok(rows.every((r) => r.percentile === "p99"));
+});
+
 Deno.test("backlog resamples long series to their peak per bucket", () => {
   const document = steadyDocument();
   const long: ResultsDocument = {

@@ -41,7 +41,9 @@ function decades(values: readonly number[]): number[] {
  * (g) Latency p50 and p99 (from the scheduled start) against the offered
  * rate, one line per configuration, both axes on a log scale; runs that fell
  * behind are drawn as crosses, and the max-rate search's p99 bound, when the
- * suite had one, as a dashed rule.  Null when no rate run has a latency.
+ * suite had one, as a dashed rule.  A configuration without rate runs is
+ * drawn from its max-rate probes (p99 only; crosses: not kept up).  Null
+ * when nothing has a latency.
  */
 export function loadLatencyChart(context: LoadContext): ChartSpec | null {
   const rows: Record<string, string | number>[] = [];
@@ -63,6 +65,25 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
         rate,
         seconds,
         verdict: VERDICTS[load.verdict === "kept-up" ? 0 : 1],
+      });
+    }
+  }
+  // A configuration without rate runs is drawn from its max-rate probes:
+  // p99 at each rate offered.
+  const swept = new Set(context.rates.map(configurationLabel));
+  for (const result of context.searches) {
+    const configuration = configurationLabel(result);
+    if (swept.has(configuration)) continue;
+    for (const probe of result.maxRate!.probes) {
+      const rate = probe.offeredRate ?? probe.rate;
+      const seconds = (probe.p99Ms ?? 0) / 1000;
+      if (!(seconds > 0) || !(rate > 0)) continue;
+      rows.push({
+        configuration,
+        percentile: "p99",
+        rate,
+        seconds,
+        verdict: VERDICTS[probe.passed ? 0 : 1],
       });
     }
   }

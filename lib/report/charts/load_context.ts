@@ -22,6 +22,8 @@ export interface LoadContext {
   readonly rates: readonly ConfigurationResult[];
   /** Idle rows that got far enough to have figures. */
   readonly idle: readonly ConfigurationResult[];
+  /** Max-rate rows that got far enough to have figures. */
+  readonly searches: readonly ConfigurationResult[];
   /** A colour for every configuration, in document order. */
   readonly colors: { readonly domain: string[]; readonly range: string[] };
   /** The suite's parameters and arrivals, under the rate charts' titles. */
@@ -43,7 +45,12 @@ export function loadContext(document: ResultsDocument): LoadContext {
   const idle = document.results.filter((r) =>
     rowKind(r) === "idle" && measured(r)
   );
-  const domain = unique([...rates, ...idle].map(configurationLabel));
+  const searches = document.results.filter((r) =>
+    rowKind(r) === "max-rate" && measured(r)
+  );
+  const domain = unique(
+    [...rates, ...idle, ...searches].map(configurationLabel),
+  );
   const { params } = document;
   const load = params.load;
   const setup = [
@@ -51,16 +58,22 @@ export function loadContext(document: ResultsDocument): LoadContext {
     `RSA-${params.rsaBits}`,
     `fanout ${params.fanout}`,
   ];
-  const parts = load == null ? setup : [
-    `${load.arrivals === "poisson" ? "Poisson" : "fixed"} arrivals over ${
+  // Without rate runs, the rate charts draw the max-rate probes.
+  const arrivals = load == null
+    ? null
+    : rates.length === 0 && load.maxRate != null
+    ? `max-rate probes: fixed arrivals over ${
+      rateText(load.maxRate.probeSeconds ?? load.durationSeconds)
+    } s`
+    : `${load.arrivals === "poisson" ? "Poisson" : "fixed"} arrivals over ${
       rateText(load.durationSeconds)
-    } s`,
-    ...setup,
-  ];
+    } s`;
+  const parts = arrivals == null ? setup : [arrivals, ...setup];
   return {
     document,
     rates,
     idle,
+    searches,
     colors: { domain, range: domain.map((_, i) => paletteColor(i)) },
     subtitle: parts.join(" · "),
     setup: setup.join(" · "),
