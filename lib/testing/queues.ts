@@ -9,19 +9,20 @@ import type { MessageQueue } from "@fedify/fedify";
 import { sleep } from "../system/sleep.ts";
 
 /**
- * Polls `condition` every 10 ms; fails the test after `ms` milliseconds.
+ * Polls `condition` (which may be async) every 10 ms; fails the test after
+ * `ms` milliseconds.
  *
  * @param condition What to wait for.
  * @param ms The longest wait.
  * @param what Names the condition in the failure.
  */
 export async function waitFor(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   ms: number,
   what: string,
 ): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await sleep(10);
   }
