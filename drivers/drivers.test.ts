@@ -17,7 +17,12 @@
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
 import { driverAvailability, runSuite } from "../lib/run/suite.ts";
-import { smallSuiteParams, survivors } from "../lib/testing/mod.ts";
+import {
+  assertOutcome,
+  smallSuiteParams,
+  survivors,
+  withLogDir,
+} from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
 
 /**
@@ -48,60 +53,74 @@ for (const driver of builtinDrivers) {
         // from 5 inboxes on; below that, the sender enqueues one message per
         // inbox.
         for (const [path, recipients] of [["fanout", 6], ["direct", 3]]) {
-          await t.step(`${path}: ${recipients} recipients`, async () => {
-            const document = await runSuite({
-              params: smallSuiteParams({
-                recipients: Number(recipients),
-                ...(startsOnBacklog ? { crash: { workerAt: 0 } } : {}),
-              }),
-              drivers: [driver],
-              parallel: [1, 2],
-              services,
-            });
-            const expectedIds = driver.open == null
-              ? [driver.name]
-              : [driver.name, `${driver.name}-x2`];
-            assert.deepEqual(document.results.map((r) => r.id), expectedIds);
-            for (const r of document.results) {
-              pids.push(...r.processes.map((p) => p.pid));
-              assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
-              assert.equal(r.expected, 4 * Number(recipients), r.id);
-              assert.equal(r.delivered, r.expected, r.id);
-              assert.equal(r.missing, 0, r.id);
-              if (!atLeastOnce) assert.equal(r.duplicates, 0, r.id);
-              else {
-                assert.ok(
-                  r.duplicates <= r.expected,
-                  `${r.id}: ${r.duplicates} duplicates for ${r.expected} ` +
-                    "deliveries, over twice each on average: a bug, not " +
-                    "at-least-once delivery",
+          await t.step(
+            `${path}: ${recipients} recipients`,
+            () =>
+              withLogDir(async (logDir) => {
+                const document = await runSuite({
+                  params: smallSuiteParams({
+                    recipients: Number(recipients),
+                    ...(startsOnBacklog ? { crash: { workerAt: 0 } } : {}),
+                  }),
+                  drivers: [driver],
+                  parallel: [1, 2],
+                  services,
+                  logDir,
+                });
+                const expectedIds = driver.open == null
+                  ? [driver.name]
+                  : [driver.name, `${driver.name}-x2`];
+                assert.deepEqual(
+                  document.results.map((r) => r.id),
+                  expectedIds,
                 );
-                if (r.duplicates > 0) {
-                  console.log(
-                    `${r.id}: ${r.duplicates} duplicate deliveries ` +
-                      `(the queue delivers at least once)`,
-                  );
+                for (const result of document.results) {
+                  pids.push(...result.processes.map((p) => p.pid));
+                  assertOutcome(result, (r) => {
+                    assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
+                    assert.equal(r.expected, 4 * Number(recipients), r.id);
+                    assert.equal(r.delivered, r.expected, r.id);
+                    assert.equal(r.missing, 0, r.id);
+                    if (!atLeastOnce) assert.equal(r.duplicates, 0, r.id);
+                    else {
+                      assert.ok(
+                        r.duplicates <= r.expected,
+                        `${r.id}: ${r.duplicates} duplicates for ${r.expected} ` +
+                          "deliveries, over twice each on average: a bug, not " +
+                          "at-least-once delivery",
+                      );
+                      if (r.duplicates > 0) {
+                        console.log(
+                          `${r.id}: ${r.duplicates} duplicate deliveries ` +
+                            `(the queue delivers at least once)`,
+                        );
+                      }
+                    }
+                    assert.equal(r.unexpected, 0, r.id);
+                    assert.equal(r.sendErrors, 0, r.id);
+                    assert.ok(
+                      r.sendSeconds! > 0 && r.receiveSeconds! >= 0,
+                      r.id,
+                    );
+                    assert.ok(r.totalSeconds! >= r.receiveSeconds!, r.id);
+                    const roles = r.processes.map((p) => p.role).sort();
+                    const server = r.server?.startedByBench ? ["server"] : [];
+                    const workers = startsOnBacklog
+                      ? ["worker", "worker"] // the first, and its replacement
+                      : ["worker"];
+                    const expectedRoles =
+                      driver.crossProcess && driver.open != null
+                        ? ["inbox", "sender", ...server, ...workers]
+                        : ["inbox", "sender", ...server];
+                    if (startsOnBacklog) {
+                      assert.equal(r.crashes?.length, 1, r.id);
+                      assert.equal(r.lost, 0, r.id);
+                    }
+                    assert.deepEqual(roles, expectedRoles.sort(), r.id);
+                  });
                 }
-              }
-              assert.equal(r.unexpected, 0, r.id);
-              assert.equal(r.sendErrors, 0, r.id);
-              assert.ok(r.sendSeconds! > 0 && r.receiveSeconds! >= 0, r.id);
-              assert.ok(r.totalSeconds! >= r.receiveSeconds!, r.id);
-              const roles = r.processes.map((p) => p.role).sort();
-              const server = r.server?.startedByBench ? ["server"] : [];
-              const workers = startsOnBacklog
-                ? ["worker", "worker"] // the first, and its replacement
-                : ["worker"];
-              const expectedRoles = driver.crossProcess && driver.open != null
-                ? ["inbox", "sender", ...server, ...workers]
-                : ["inbox", "sender", ...server];
-              if (startsOnBacklog) {
-                assert.equal(r.crashes?.length, 1, r.id);
-                assert.equal(r.lost, 0, r.id);
-              }
-              assert.deepEqual(roles, expectedRoles.sort(), r.id);
-            }
-          });
+              }),
+          );
         }
       } finally {
         await services.stopAll();

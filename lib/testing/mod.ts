@@ -26,7 +26,14 @@ export {
   waitFor,
 } from "./queues.ts";
 export { LOAD_PARAMS, loadRecord, steadyDocument } from "./load_fixtures.ts";
-export { assertExactAccounting, inboxStats, smallSuiteParams } from "./runs.ts";
+export {
+  assertExactAccounting,
+  assertOutcome,
+  describeOutcome,
+  inboxStats,
+  smallSuiteParams,
+  withLogDir,
+} from "./runs.ts";
 export {
   rejectsWithin,
   withEnv,
