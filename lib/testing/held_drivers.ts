@@ -1,16 +1,21 @@
 /**
- * Redis drivers whose worker does not start consuming until the Redis
- * server has been restarted, for crash tests that need a backlog in the
+ * Redis and PostgreSQL drivers whose worker does not start consuming until
+ * the server has been restarted, for crash tests that need a backlog in the
  * server when it crashes: with the worker held, every message the sender
- * enqueued is still in Redis when `--crash-server-at 0` strikes (once
- * sending is over), however busy the machine is.  What the restarted
- * server kept is then exactly what its persistence mode kept.  Loaded as a
- * user driver module, so the worker process finds them by name.
+ * enqueued is still in the server when `--crash-server-at 0` strikes (once
+ * sending is over), however busy the machine is, and no worker holds one
+ * it took.  What the restarted server kept is then exactly what its
+ * persistence kept.  Loaded as a user driver module, so the worker process
+ * finds them by name.
  *
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
 import type { Driver, Json } from "../../drivers/driver.ts";
+import {
+  connect as connectPostgres,
+  postgresDriver,
+} from "../../drivers/postgres.ts";
 import { connect, redisAofDriver, redisDriver } from "../../drivers/redis.ts";
 import { sleep } from "../system/sleep.ts";
 
@@ -19,7 +24,7 @@ interface HeldConfig {
   readonly inner: Json;
   /** The server's URL. */
   readonly url: string;
-  /** The `run_id` of the server the run started with. */
+  /** Which start of the server the run began with. */
   readonly runId: string;
   readonly [key: string]: Json;
 }
@@ -40,15 +45,33 @@ async function serverRunId(url: string): Promise<string> {
   }
 }
 
-/** Resolves once the server at `url` has a `run_id` other than `runId`. */
+/** When the PostgreSQL server at `url` started (new at each start). */
+async function postmasterStart(url: string): Promise<string> {
+  const sql = connectPostgres(url);
+  try {
+    const [row] = await sql`SELECT pg_postmaster_start_time()::text AS t`;
+    return row.t as string;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** Which start of its server a test is at: changes when it restarts. */
+type StartId = (url: string) => Promise<string>;
+
+/**
+ * Resolves with `true` once the server at `url` is at a start other than
+ * `runId`, or with `false` when `signal` aborts first.
+ */
 async function restarted(
+  startId: StartId,
   url: string,
   runId: string,
   signal?: AbortSignal,
 ): Promise<boolean> {
   while (!signal?.aborted) {
     try {
-      if (await serverRunId(url) !== runId) return true;
+      if (await startId(url) !== runId) return true;
     } catch {
       // Down while it restarts.
     }
@@ -61,7 +84,7 @@ async function restarted(
  * `inner`, but its `listen()` waits (until its signal aborts) for the
  * server to have been restarted before it consumes anything.
  */
-function heldUntilRestart(inner: Driver): Driver {
+function heldUntilRestart(inner: Driver, startId: StartId): Driver {
   return {
     ...inner,
     name: `${inner.name}-held`,
@@ -74,7 +97,7 @@ function heldUntilRestart(inner: Driver): Driver {
       const config: HeldConfig = {
         inner: prepared.config,
         url,
-        runId: await serverRunId(url),
+        runId: await startId(url),
       };
       return { config, cleanup: prepared.cleanup };
     },
@@ -91,7 +114,7 @@ function heldUntilRestart(inner: Driver): Driver {
           ? undefined
           : (messages, options) => q.enqueueMany!(messages, options),
         async listen(handler, options) {
-          if (await restarted(url, runId, options?.signal)) {
+          if (await restarted(startId, url, runId, options?.signal)) {
             await q.listen(handler, options);
           }
         },
@@ -102,9 +125,21 @@ function heldUntilRestart(inner: Driver): Driver {
 }
 
 /** `redis` (no persistence), its worker held until the server restarts. */
-export const heldRedisDriver: Driver = heldUntilRestart(redisDriver);
+export const heldRedisDriver: Driver = heldUntilRestart(
+  redisDriver,
+  serverRunId,
+);
 
 /** `redis-aof`, its worker held until the server restarts. */
-export const heldRedisAofDriver: Driver = heldUntilRestart(redisAofDriver);
+export const heldRedisAofDriver: Driver = heldUntilRestart(
+  redisAofDriver,
+  serverRunId,
+);
 
-export default [heldRedisDriver, heldRedisAofDriver];
+/** `postgres`, its worker held until the server restarts. */
+export const heldPostgresDriver: Driver = heldUntilRestart(
+  postgresDriver,
+  postmasterStart,
+);
+
+export default [heldRedisDriver, heldRedisAofDriver, heldPostgresDriver];
