@@ -190,14 +190,21 @@ Deno.test("DenoKvMessageQueue: delay is honoured; a negative one is none", async
       delay: Temporal.Duration.from({ seconds: -5 }),
     });
     await queue.enqueue("now");
+    const enqueued = performance.now() - started;
     await waitFor(() => arrived.size >= 3, 30_000, "the three messages");
     await listener.stop();
     // Only lower bounds: a busy machine makes anything late, never early.
     const delayed = arrived.get("delayed")! - started;
     assert.ok(delayed >= 1000, `delayed message arrived after ${delayed} ms`);
-    // The undelayed ones did not wait for the delayed one's second.
-    assert.ok(arrived.get("now")! - started < delayed);
-    assert.ok(arrived.get("negative")! - started < delayed);
+    // The undelayed ones did not wait for the delayed one's second: they
+    // were ready first, so they come first, as long as the machine was not
+    // so slow that enqueueing them took most of that second already.
+    if (enqueued < 500) {
+      assert.ok(arrived.get("now")! - started < delayed);
+      assert.ok(arrived.get("negative")! - started < delayed);
+    } else {
+      console.log(`enqueueing took ${enqueued.toFixed(0)} ms: order unchecked`);
+    }
   });
 });
 
@@ -438,6 +445,8 @@ Deno.test("DenoKvMessageQueue: cross-process while listening waits for a look (D
     // They are in the file, and the listener has not seen them: waiting
     // longer could only let its minute-long poll come round.  (A busy
     // machine delays a look; it never brings one forward.)
+    // Not even another handle opening the file (which runs Deno KV's
+    // cleanup) makes this listener look.
     const behind = await Deno.openKv(path);
     behind.close();
     await sleep(1000);
