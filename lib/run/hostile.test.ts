@@ -165,12 +165,19 @@ Deno.test({
   },
 });
 
+// Messages the killed process held unacknowledged come back only at Deno
+// KV's next cleanup, about a minute later (measured here: 57 s, or 2 s when
+// the crash happened to come after the last delivery had arrived, when the
+// test shows nothing): a test that waits out a fixed interval, so it runs
+// only with SLOW_TESTS set.  Its quick, deterministic part, that what is
+// queued survives the consumer's death and a new one drains it at once, is
+// the `deno-kv` end-to-end test (drivers/drivers.test.ts), whose worker is
+// replaced once sending is over.
 Deno.test({
   ...options,
   name: "crashing the consumer of a Deno KV queue loses nothing",
+  ignore: !Deno.env.get("SLOW_TESTS"),
   async fn() {
-    // Messages the killed process held unacknowledged come back at Deno
-    // KV's next poll, up to two minutes later: wait that long.
     await run("deno-kv-single", crashInbox, {
       crash: { workerAt: 0.5 },
       stallTimeoutSeconds: 150,
