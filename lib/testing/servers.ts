@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
+import { LOAD_ALLOWANCE } from "./queues.ts";
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
@@ -71,16 +72,9 @@ export async function withSilentServer<T>(
 }
 
 /**
- * How many times its quiet-machine limit {@link rejectsWithin} allows: a
- * busy machine delays timers and replies, and the point of the check is
- * that the rejection comes at a timeout rather than never.
- */
-const LOAD_ALLOWANCE = 5;
-
-/**
  * Asserts that `promise` rejects with an `Error` within `ms` milliseconds on
- * a quiet machine (allowing {@link LOAD_ALLOWANCE} times as much, so that a
- * busy machine does not fail it while a hang still does, at that bound), and
+ * a quiet machine (allowing {@link LOAD_ALLOWANCE} times as much, so that a busy
+ * machine does not fail it while a hang still does, at that bound), and
  * returns the error.
  */
 export async function rejectsWithin(
