@@ -80,11 +80,14 @@ type Command = readonly string[];
 
 /**
  * Watches every command the server at `url` runs, with `MONITOR`, until
- * the returned `stop()`; `commands` fills as they come.
+ * the returned `stop()`; `commands` fills as they come, and `caughtUp()`
+ * resolves once every command run before it was called is in.
  */
 async function monitor(
   url: string,
-): Promise<{ commands: Command[]; stop(): void }> {
+): Promise<
+  { commands: Command[]; caughtUp(): Promise<void>; stop(): void }
+> {
   const client = new Redis(url, { lazyConnect: true });
   client.on("error", () => {});
   await client.connect();
@@ -93,8 +96,26 @@ async function monitor(
   watcher.on("monitor", (_time: string, args: string[]) => {
     commands.push([args[0].toLowerCase(), ...args.slice(1)]);
   });
+  let marks = 0;
   return {
     commands,
+    // MONITOR streams commands in the order the server ran them, a little
+    // behind: once a marker sent now shows up, so has all that came before.
+    async caughtUp() {
+      const mark = `fqb-monitor-mark-${marks++}`;
+      const marker = new Redis(url);
+      marker.on("error", () => {});
+      try {
+        await marker.echo(mark);
+      } finally {
+        marker.disconnect();
+      }
+      const deadline = Date.now() + 30_000;
+      while (!commands.some((c) => c[0] === "echo" && c[1] === mark)) {
+        if (Date.now() > deadline) assert.fail("MONITOR never caught up");
+        await sleep(10);
+      }
+    },
     stop() {
       watcher.disconnect();
       client.disconnect();
@@ -258,8 +279,7 @@ Deno.test({
           } finally {
             await prepared.cleanup();
           }
-          // MONITOR's stream lags the commands a little.
-          await sleep(200);
+          await watch.caughtUp();
           const mine = onPrefix(watch.commands, `fqb:${runId}:`);
           reads.set(driver, onPrefix(mine, `fqb:${runId}:`, "zrangebyscore"));
           others.set(

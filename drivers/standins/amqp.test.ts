@@ -168,9 +168,11 @@ Deno.test({
         const listener = record(queue);
         await waitFor(() => listener.got.length === 1, 5000, "the message");
         assert.deepEqual(listener.got, [message]);
-        const aborted = performance.now();
-        await listener.stop();
-        assert.ok(performance.now() - aborted < 1000, "prompt resolution");
+        // Resolves on abort (bounded: a hang fails instead of stalling).
+        let stopped = false;
+        const stopping = listener.stop().then(() => stopped = true);
+        await waitFor(() => stopped, 30_000, "listen() to resolve");
+        await stopping;
         // An already aborted signal: resolves at once.
         await queue.listen(() => {}, { signal: AbortSignal.abort() });
       });
@@ -254,9 +256,10 @@ Deno.test({
         await waitFor(() => arrivals.has("late"), 10_000, "the late one");
         await listener.stop();
         assert.deepEqual(listener.got.map((m) => m.n), ["now", "late"]);
-        assert.ok(arrivals.get("now")! < 1000, `now: ${arrivals.get("now")}`);
+        // Lower bounds only: a busy machine makes anything late, never
+        // early; the undelayed one came first (above).
         const late = arrivals.get("late")!;
-        assert.ok(late >= delayMs && late < delayMs + 2000, `late: ${late}`);
+        assert.ok(late >= delayMs, `late: ${late}`);
         assert.deepEqual(await queue.getDepth(), {
           queued: 0,
           ready: 0,

@@ -77,6 +77,24 @@ function record(
   return recordMessages(queue, onMessage, { afterHandler: true });
 }
 
+/**
+ * Waits until no ordering-key lock is left under `prefix`.  A handler's
+ * lock is released after the handler returned (and was recorded), and
+ * stopping the listener closes the database without waiting for that
+ * release, as upstream's does: a test that stops right after the last
+ * message would race the release, and lose under load.
+ */
+function locksReleased(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey = ["__fedify_ordering_lock__"],
+): Promise<void> {
+  return waitFor(
+    async () => (await Array.fromAsync(kv.list({ prefix }))).length === 0,
+    30_000,
+    `every lock under ${JSON.stringify(prefix)} to be released`,
+  );
+}
+
 Deno.test("DenoKvMessageQueue: enqueue() and listen() round trip", async () => {
   await withQueue(async ({ queue, enqueueCalls }) => {
     assert.equal(queue.nativeRetrial, true);
@@ -88,7 +106,7 @@ Deno.test("DenoKvMessageQueue: enqueue() and listen() round trip", async () => {
     };
     await queue.enqueue(message);
     await queue.enqueue("plain string");
-    await waitFor(() => listener.got.length >= 2, 5000, "two messages");
+    await waitFor(() => listener.got.length >= 2, 30_000, "two messages");
     assert.deepEqual(
       listener.got.find((m) => typeof m === "object"),
       message,
@@ -172,13 +190,21 @@ Deno.test("DenoKvMessageQueue: delay is honoured; a negative one is none", async
       delay: Temporal.Duration.from({ seconds: -5 }),
     });
     await queue.enqueue("now");
-    await waitFor(() => arrived.has("delayed"), 5000, "the delayed message");
+    const enqueued = performance.now() - started;
+    await waitFor(() => arrived.size >= 3, 30_000, "the three messages");
     await listener.stop();
+    // Only lower bounds: a busy machine makes anything late, never early.
     const delayed = arrived.get("delayed")! - started;
     assert.ok(delayed >= 1000, `delayed message arrived after ${delayed} ms`);
-    assert.ok(delayed < 3000, `delayed message arrived after ${delayed} ms`);
-    assert.ok(arrived.get("now")! - started < delayed);
-    assert.ok(arrived.get("negative")! - started < delayed);
+    // The undelayed ones did not wait for the delayed one's second: they
+    // were ready first, so they come first, as long as the machine was not
+    // so slow that enqueueing them took most of that second already.
+    if (enqueued < 500) {
+      assert.ok(arrived.get("now")! - started < delayed);
+      assert.ok(arrived.get("negative")! - started < delayed);
+    } else {
+      console.log(`enqueueing took ${enqueued.toFixed(0)} ms: order unchecked`);
+    }
   });
 });
 
@@ -191,6 +217,7 @@ Deno.test("DenoKvMessageQueue: orderingKey runs one message of a key at a time",
     let activeAll = 0;
     let maxAll = 0;
     let lockSeen = false;
+    const firstStarted = new Set<string>();
     const listener = record(queue, async (m: { key: string; i: number }) => {
       active[m.key]++;
       activeAll++;
@@ -199,6 +226,14 @@ Deno.test("DenoKvMessageQueue: orderingKey runs one message of a key at a time",
       // The lock lives under the configured prefix while the handler runs.
       const lock = await kv.get([...prefix, m.key]);
       lockSeen ||= lock.value === true;
+      if (m.i === 0) {
+        // The first of each key waits (bounded, without failing) for the
+        // other key's first: side by side if the queue lets them be, on a
+        // busy machine as on a quiet one.
+        firstStarted.add(m.key);
+        const deadline = Date.now() + 30_000;
+        while (firstStarted.size < 2 && Date.now() < deadline) await sleep(10);
+      }
       await sleep(50);
       active[m.key]--;
       activeAll--;
@@ -213,12 +248,12 @@ Deno.test("DenoKvMessageQueue: orderingKey runs one message of a key at a time",
       30_000,
       "all messages",
     );
+    // Every lock was released (before the stop, which would race it).
+    await locksReleased(kv, prefix);
     await listener.stop();
     assert.equal(maxPerKey, 1, "two messages of one key overlapped");
     assert.ok(lockSeen, "no lock under the configured prefix");
     assert.ok(maxAll > 1, "different keys never ran side by side");
-    const left = await Array.fromAsync(kv.list({ prefix }));
-    assert.deepEqual(left, [], "every lock was released");
   }, { orderingLockPrefix: prefix });
 });
 
@@ -237,11 +272,10 @@ Deno.test("DenoKvMessageQueue: messages of one ordering key never overlap", asyn
       await queue.enqueue({ i }, { orderingKey: "k" });
     }
     await waitFor(() => listener.got.length >= total, 30_000, "all messages");
+    // The default lock prefix, released afterwards.
+    await locksReleased(kv);
     await listener.stop();
     assert.equal(maxActive, 1);
-    // The default lock prefix, released afterwards.
-    const lock = await kv.get(["__fedify_ordering_lock__", "k"]);
-    assert.equal(lock.versionstamp, null);
   });
 });
 
@@ -254,13 +288,13 @@ Deno.test("DenoKvMessageQueue: a handler that throws gets the message again", as
     });
     // With an ordering key: the lock must be released for the retry.
     await queue.enqueue("retry me", { orderingKey: "r" });
-    await waitFor(() => listener.got.length >= 1, 10_000, "the retry");
-    await sleep(300);
+    await waitFor(() => listener.got.length >= 1, 30_000, "the retry");
+    // The lock was released after the retry too (and after the failure,
+    // or the retry could not have taken it).
+    await locksReleased(kv);
     await listener.stop();
     assert.equal(attempts, 2);
     assert.deepEqual(listener.got, ["retry me"]);
-    const lock = await kv.get(["__fedify_ordering_lock__", "r"]);
-    assert.equal(lock.versionstamp, null);
   });
 });
 
@@ -275,19 +309,32 @@ Deno.test("DenoKvMessageQueue: Deno KV acknowledges after the handler settles", 
       await new Promise(() => {});
     });
     await queue.enqueue("unfinished");
-    await waitFor(() => started, 5000, "the handler");
+    await waitFor(() => started, 30_000, "the handler");
     await listener.stop();
     const again = new DenoKvMessageQueue(await Deno.openKv(path));
     const second = record(again);
     try {
       // Deno KV's cleanup (run when a handle opens the file) puts it back
-      // once its deadline (enqueue time + 5 s) has passed.
-      await sleep(5500);
-      const third = await Deno.openKv(path);
-      third.close();
-      await again.enqueue("wake up"); // makes this handle look at once
-      await waitFor(() => second.got.length >= 2, 10_000, "the redelivery");
-      assert.deepEqual(second.got.sort(), ["unfinished", "wake up"]);
+      // once its deadline (ready time + 5 s) has passed; an enqueue of this
+      // process makes its listener look at once.  Knock until it is back,
+      // rather than sleep a guess of the deadline.
+      let knocks = 0;
+      await waitFor(
+        async () => {
+          if (second.got.includes("unfinished")) return true;
+          await sleep(250);
+          const third = await Deno.openKv(path);
+          third.close();
+          await again.enqueue(`wake up ${knocks++}`);
+          return false;
+        },
+        60_000,
+        "the redelivery",
+      );
+      assert.deepEqual(
+        second.got.filter((m) => m === "unfinished"),
+        ["unfinished"],
+      );
     } finally {
       await second.stop();
     }
@@ -299,9 +346,11 @@ Deno.test("DenoKvMessageQueue: aborting closes the Deno.Kv", async (t) => {
     await withQueue(async ({ queue }) => {
       const listener = record(queue);
       await sleep(100);
-      const started = performance.now();
-      await listener.stop();
-      assert.ok(performance.now() - started < 1000);
+      // Stopping ends the listener (bounded, so a hang fails, not stalls).
+      let stopped = false;
+      const stopping = listener.stop().then(() => stopped = true);
+      await waitFor(() => stopped, 30_000, "the listener to end");
+      await stopping;
       await assert.rejects(queue.enqueue("too late"));
       queue[Symbol.dispose](); // harmless once closed
     });
@@ -311,7 +360,7 @@ Deno.test("DenoKvMessageQueue: aborting closes the Deno.Kv", async (t) => {
     await withQueue(async ({ queue }) => {
       const listener = record(queue);
       await queue.enqueue("one");
-      await waitFor(() => listener.got.length >= 1, 5000, "a message");
+      await waitFor(() => listener.got.length >= 1, 30_000, "a message");
       queue[Symbol.dispose]();
       await listener.done;
     });
@@ -321,16 +370,19 @@ Deno.test("DenoKvMessageQueue: aborting closes the Deno.Kv", async (t) => {
     await withQueue(async ({ queue }) => {
       let finished = false;
       let started = false;
+      // The handler runs until the test lets it go, after the stop.
+      const gate = Promise.withResolvers<void>();
       const listener = record(queue, async () => {
         started = true;
-        await sleep(300);
+        await gate.promise;
         finished = true;
       });
       await queue.enqueue("slow");
-      await waitFor(() => started, 5000, "the handler");
+      await waitFor(() => started, 30_000, "the handler");
       await listener.stop();
       assert.equal(finished, false);
-      await sleep(400);
+      gate.resolve();
+      await waitFor(() => finished, 5000, "the handler to return");
     });
   });
 });
@@ -367,7 +419,7 @@ Deno.test("DenoKvMessageQueue: cross-process, enqueued before opening", async ()
   await withQueue(
     async ({ queue }) => {
       const listener = record(queue);
-      await waitFor(() => listener.got.length >= 100, 10_000, "100 messages");
+      await waitFor(() => listener.got.length >= 100, 30_000, "100 messages");
       await listener.stop();
       assert.deepEqual(
         listener.got.map((m) => m.i).sort((a, b) => a - b),
@@ -379,25 +431,38 @@ Deno.test("DenoKvMessageQueue: cross-process, enqueued before opening", async ()
   );
 });
 
-Deno.test({
-  name: "DenoKvMessageQueue: cross-process while listening (Deno KV's poll)",
-  ignore: !Deno.env.get("SLOW_TESTS"),
-  async fn() {
-    await withQueue(async ({ queue, path }) => {
-      const listener = record(queue);
-      await sleep(200);
-      await enqueueFromChild(path, 100);
-      const enqueued = performance.now();
-      await waitFor(() => listener.got.length >= 100, 90_000, "100 messages");
-      const elapsed = performance.now() - enqueued;
-      await listener.stop();
-      assert.equal(new Set(listener.got.map((m) => m.i)).size, 100);
-      console.log(
-        `picked up 100 messages from another process ` +
-          `${(elapsed / 1000).toFixed(1)} s after it finished`,
-      );
-    });
-  },
+// The cross-process poll, shown without waiting a minute for it: messages
+// another process enqueues while a listener runs stay in the file until the
+// listener looks again, which an enqueue of the listener's own process makes
+// it do at once (as does its poll, about a minute after it last looked).
+Deno.test("DenoKvMessageQueue: cross-process while listening waits for a look (Deno KV's poll)", async () => {
+  await withQueue(async ({ queue, path }) => {
+    const listener = record(queue);
+    // The listener looked at the (empty) queue when it started.
+    await queue.enqueue("first");
+    await waitFor(() => listener.got.length >= 1, 30_000, "the first message");
+    await enqueueFromChild(path, 100);
+    // They are in the file, and the listener has not seen them: waiting
+    // longer could only let its minute-long poll come round.  (A busy
+    // machine delays a look; it never brings one forward.)
+    // Not even another handle opening the file (which runs Deno KV's
+    // cleanup) makes this listener look.
+    const behind = await Deno.openKv(path);
+    behind.close();
+    await sleep(1000);
+    assert.deepEqual(listener.got, ["first"], "picked up without a look");
+    // One enqueue of its own process, and it drains all of them at once.
+    await queue.enqueue("wake up");
+    await waitFor(() => listener.got.length >= 102, 30_000, "101 messages");
+    await listener.stop();
+    const fromChild: { i: number }[] = listener.got.filter((m) =>
+      typeof m === "object"
+    );
+    assert.deepEqual(
+      fromChild.map((m) => m.i).sort((a, b) => a - b),
+      Array.from({ length: 100 }, (_, i) => i),
+    );
+  });
 });
 
 // Why the `deno-kv` driver says `delivery: "at-least-once"`: a message

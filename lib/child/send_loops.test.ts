@@ -16,13 +16,23 @@ Deno.test("the open loop starts each call when due, although none has returned",
       return release.promise;
     },
   });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // All four start while every call hangs (bounded wait on the event).
+  const deadline = Date.now() + 30_000;
+  while (started.length < 4 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   assert.equal(started.length, 4);
-  started.forEach((at, i) => assert.ok(at >= i * 50 - 1 && at < i * 50 + 40));
+  // None before it was due; a busy machine may start them late, never early.
+  started.forEach((at, i) => assert.ok(at >= i * 50 - 1, `${i}: ${at}`));
+  const releasedAt = now() - startMs;
   release.resolve();
   const log = await pending;
   assert.deepEqual(log.dueAt, [0, 50, 100, 150].map((o) => startMs + o));
-  assert.ok(log.callMs[0] >= 250, `${log.callMs[0]}`);
+  // The first call took until its release.
+  assert.ok(
+    log.callMs[0] >= releasedAt - started[0] - 1,
+    `${log.callMs[0]} ms, released ${releasedAt - started[0]} ms after start`,
+  );
   assert.equal(log.errors, 0);
 });
 

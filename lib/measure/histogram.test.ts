@@ -120,7 +120,7 @@ Deno.test("LatencyHistogram: add merges, record counts", () => {
   assert.deepEqual(empty.percentiles(), all.percentiles());
 });
 
-Deno.test("percentiles: 5 million values in a few seconds at most", () => {
+Deno.test("percentiles: 5 million values in no quadratic time", () => {
   const values = new Float64Array(5_000_000);
   for (let i = 0; i < values.length; i++) {
     values[i] = (i * 7919) % 600_000 / 10;
@@ -130,5 +130,7 @@ Deno.test("percentiles: 5 million values in a few seconds at most", () => {
   const took = performance.now() - started;
   assert.ok(p != null);
   assert.equal(p.max, 59_999.9);
-  assert.ok(took < 10_000, `took ${took.toFixed(0)} ms`);
+  // A guard against a step quadratic in the values (hours at this size),
+  // not a speed claim: a busy machine must not fail it.
+  assert.ok(took < 60_000, `took ${took.toFixed(0)} ms`);
 });

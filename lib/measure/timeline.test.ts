@@ -108,7 +108,7 @@ Deno.test("buildTimeline: no floating-point noise in times or rates", () => {
   assert.equal(t.cumulative.at(-1)?.[1], 300);
 });
 
-Deno.test("buildTimeline: 5 million arrivals over an hour, quickly", () => {
+Deno.test("buildTimeline: 5 million arrivals over an hour, in no quadratic time", () => {
   const n = 5_000_000;
   const arrivals: (number | null)[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -121,5 +121,7 @@ Deno.test("buildTimeline: 5 million arrivals over an hour, quickly", () => {
   assert.equal(t.bucketSeconds, 30);
   assert.equal(t.deliveries.length, 120);
   assert.equal(t.cumulative.at(-1)?.[1], n - n / 1000);
-  assert.ok(took < 5_000, `took ${took.toFixed(0)} ms`);
+  // A guard against a step quadratic in the arrivals (hours at this size),
+  // not a speed claim: a busy machine must not fail it.
+  assert.ok(took < 60_000, `took ${took.toFixed(0)} ms`);
 });

@@ -295,7 +295,9 @@ Deno.test({
         fanout: "auto",
         rsaBits: 2048,
         timeoutSeconds: 60,
-        stallTimeoutSeconds: 10,
+        // Short: a crash test that lost deliveries stalls, every run of it,
+        // and either outcome (ok or incomplete) fits the schema.
+        stallTimeoutSeconds: 3,
         runs: 2,
         inbox: {
           latency: { minMs: 1, maxMs: 5 },
@@ -308,7 +310,10 @@ Deno.test({
         crash: { workerAt: 0.5 },
       },
       drivers,
-      parallel: [1, 2],
+      // One parallelism: the published results (checked above) hold ×1 and
+      // ×2 results of every driver, and each run here costs seconds of
+      // process start-up.
+      parallel: [1],
       baseline: true,
       driverModules: [faulty],
     });
@@ -317,7 +322,6 @@ Deno.test({
     );
     // The baseline has no queue, so a crash test skips it.
     assert.equal(status["baseline"], "skipped");
-    assert.equal(status["baseline-x2"], "skipped");
     // Whether a crash loses deliveries depends on timing (hostile.test.ts
     // pins that down with a slower inbox); here either outcome must fit the
     // schema.

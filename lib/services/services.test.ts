@@ -307,10 +307,18 @@ Deno.test({
       const manager = new ServiceManager();
       const acquiring = manager.acquire(postgresService);
       acquiring.catch(() => {});
-      // Let initdb get going.
-      await sleep(300);
+      // Let the start get going: its data folder exists, and initdb (or
+      // what follows it) runs.
+      const deadline = Date.now() + 30_000;
+      while (
+        (manager.tempDirs().length === 0 ||
+          descendants(Deno.pid).length === 0) &&
+        Date.now() < deadline
+      ) {
+        await sleep(10);
+      }
       const [dir] = manager.tempDirs();
-      assert.ok(dir != null);
+      assert.ok(dir != null, "the start made no data folder");
       await manager.stopAll();
       await assert.rejects(acquiring);
       assert.ok(!(await exists(dir)));

@@ -26,7 +26,14 @@ export {
   waitFor,
 } from "./queues.ts";
 export { LOAD_PARAMS, loadRecord, steadyDocument } from "./load_fixtures.ts";
-export { assertExactAccounting, inboxStats, smallSuiteParams } from "./runs.ts";
+export {
+  assertExactAccounting,
+  assertOutcome,
+  describeOutcome,
+  inboxStats,
+  smallSuiteParams,
+  withLogDir,
+} from "./runs.ts";
 export {
   rejectsWithin,
   withEnv,
@@ -44,10 +51,13 @@ export function descendants(pid: number): number[] {
   return liveDescendants(pid).map((entry) => entry.pid);
 }
 
-/** Waits up to `ms` for every pid to be gone; returns those still alive. */
+/**
+ * Waits up to `ms` (20 s unless given: a busy machine reaps slowly) for
+ * every pid to be gone; returns those still alive.
+ */
 export async function survivors(
   pids: readonly number[],
-  ms = 5000,
+  ms = 20_000,
 ): Promise<number[]> {
   const deadline = Date.now() + ms;
   let alive = pids.filter(isAlive);

@@ -9,20 +9,33 @@ import type { MessageQueue } from "@fedify/fedify";
 import { sleep } from "../system/sleep.ts";
 
 /**
- * Polls `condition` every 10 ms; fails the test after `ms` milliseconds.
+ * How many times its quiet-machine limit a bounded wait of the tests
+ * allows ({@link waitFor}, `rejectsWithin`): a busy machine delays timers,
+ * processes and replies, and a limit is there to fail a hang, not to judge
+ * speed.  A wait that passes takes no longer for it.
+ */
+export const LOAD_ALLOWANCE = 5;
+
+/**
+ * Polls `condition` (which may be async) every 10 ms; fails the test after
+ * `ms` milliseconds on a quiet machine ({@link LOAD_ALLOWANCE} times as
+ * long, so that a busy machine does not fail it).
  *
  * @param condition What to wait for.
- * @param ms The longest wait.
+ * @param ms The longest wait on a quiet machine.
  * @param what Names the condition in the failure.
  */
 export async function waitFor(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   ms: number,
   what: string,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+  const limit = ms * LOAD_ALLOWANCE;
+  const deadline = Date.now() + limit;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      assert.fail(`timed out waiting ${limit} ms for ${what}`);
+    }
     await sleep(10);
   }
 }

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
+import { LOAD_ALLOWANCE } from "./queues.ts";
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
@@ -71,22 +72,40 @@ export async function withSilentServer<T>(
 }
 
 /**
- * Asserts that `promise` rejects with an `Error` within `ms` milliseconds,
- * and returns the error.
+ * Asserts that `promise` rejects with an `Error` within `ms` milliseconds on
+ * a quiet machine (allowing {@link LOAD_ALLOWANCE} times as much, so that a busy
+ * machine does not fail it while a hang still does, at that bound), and
+ * returns the error.
  */
 export async function rejectsWithin(
   promise: Promise<unknown>,
   ms: number,
 ): Promise<Error> {
+  const limit = ms * LOAD_ALLOWANCE;
   const started = performance.now();
-  const error = await promise.then(
-    () => assert.fail("expected a rejection"),
-    (error: unknown) => error,
-  );
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < ms, `took ${elapsed.toFixed(0)} ms, limit ${ms} ms`);
-  assert.ok(error instanceof Error);
-  return error;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => {
+    timer = setTimeout(() => resolve("hung"), limit);
+  });
+  try {
+    const error = await Promise.race([
+      promise.then(
+        () => assert.fail("expected a rejection"),
+        (error: unknown) => error,
+      ),
+      hung,
+    ]);
+    const elapsed = performance.now() - started;
+    assert.notEqual(error, "hung", `no rejection within ${limit} ms`);
+    assert.ok(
+      elapsed < limit,
+      `took ${elapsed.toFixed(0)} ms, limit ${limit} ms`,
+    );
+    assert.ok(error instanceof Error);
+    return error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
