@@ -1,0 +1,106 @@
+/**
+ * What a configuration is: its driver (and the two pseudo-drivers), how a
+ * parallel queue wraps it, which implementation ran, the workload and ordering
+ * key it sent, and the inbox it sent to; with `configurationId`, which names
+ * it.
+ *
+ * @module
+ */
+
+/**
+ * How a parallel queue wraps a driver's queue: Fedify's
+ * `ParallelMessageQueue`, or `AwaitingParallelMessageQueue`
+ * (`lib/queue/awaiting_parallel_queue.ts`).
+ */
+export type ParallelImpl = "fedify" | "awaiting";
+
+/**
+ * The implementation of a driver's queue that a run measured (see
+ * `lib/measure/implementation.ts`, which resolves it).
+ */
+export interface Implementation {
+  /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
+  readonly specifier: string;
+  /**
+   * The URL the specifier resolved to in the process that opened the queue
+   * (an npm cache path, a JSR URL, or a local stand-in module).
+   */
+  readonly resolved: string;
+  /**
+   * Whether `resolved` is the package of that name from a registry (npm or
+   * JSR), rather than a stand-in module or another package.
+   */
+  readonly official: boolean;
+  /** The package version read from `resolved`, when it shows one. */
+  readonly version: string | null;
+}
+
+/**
+ * The driver name of the baseline's rows (no queue, no `sendActivity`: the
+ * sender signs and POSTs every delivery itself), as
+ * a result's `driver` records it.
+ */
+export const BASELINE_DRIVER = "baseline";
+
+/**
+ * Fedify's `fanout` option of `sendActivity`: `auto` fans out (one message
+ * per activity, expanded into one per inbox by a worker) from 5 recipients
+ * on, `skip` never does, `force` always does.
+ */
+export type FanoutMode = "auto" | "skip" | "force";
+
+/**
+ * What the sender sends: `create`, independent `Create(Note)` activities
+ * (the default); `cud`, a `Create`, an `Update` and a `Delete` of each
+ * note, back to back, as a user's edit-then-delete.
+ */
+export type Workload = "create" | "cud";
+
+/**
+ * The `orderingKey` each `sendActivity` passes: `none`, no key; `object`,
+ * the note's id, so that Fedify keeps each note's activities in order per
+ * receiving server where the queue honours it.
+ */
+export type OrderingKey = "none" | "object";
+
+/** An inbox latency: fixed (`min === max`) or uniform over a range, in ms. */
+export interface LatencyRange {
+  /** Shortest answer delay, ms. */
+  readonly minMs: number;
+  /** Longest answer delay, ms. */
+  readonly maxMs: number;
+}
+
+/** The fake inbox's behaviour profile, as given on the command line. */
+export interface InboxProfile {
+  /** Delay before each answer; `null` answers at once. */
+  readonly latency: LatencyRange | null;
+  /** Share of deliveries answered 503 on their first attempt. */
+  readonly errorRate: number;
+  /** Share of recipients whose inbox answers 410 Gone, always. */
+  readonly goneRate: number;
+  /** Share of deliveries whose first attempt has its connection dropped. */
+  readonly dropRate: number;
+  /** Whether to verify each request's HTTP signature. */
+  readonly verifySignatures: boolean;
+  /** Seed of the draw of failing deliveries. */
+  readonly seed: number;
+  /**
+   * Share of recipients whose inbox fails every request (503), on a host
+   * of its own; absent when none (`--inbox-dead-rate`).
+   */
+  readonly deadRate?: number;
+}
+
+/**
+ * The driver name of the load generator's row in a steady-load suite: the
+ * sender's `sendActivity` calls, from several closed loops at once, into a
+ * queue that accepts and discards every message; its `callsPerSecond` is
+ * the highest rate the generator itself can offer here.
+ */
+export const GENERATOR_DRIVER = "generator";
+
+/** The id of a configuration: the driver name, and `-xN` for parallelism N > 1. */
+export function configurationId(driver: string, parallelism: number): string {
+  return parallelism > 1 ? `${driver}-x${parallelism}` : driver;
+}

@@ -1,0 +1,181 @@
+/**
+ * The results document itself: the suite's parameters, one result per
+ * configuration (its runs, spread and outliers), and the environment.
+ *
+ * @module
+ */
+import type {
+  FanoutMode,
+  InboxProfile,
+  OrderingKey,
+  ParallelImpl,
+  Workload,
+} from "./configuration.ts";
+import type { Environment } from "./environment.ts";
+import type { Spread } from "./figures.ts";
+import type { LoadParams } from "./load.ts";
+import type { RunResult } from "./run.ts";
+
+/** A run whose figure deviates strongly from the other runs. */
+export interface Outlier {
+  /** Index into {@link ConfigurationResult.runs}. */
+  readonly run: number;
+  /** The figure, e.g. `totalSeconds`. */
+  readonly metric: string;
+  /** The run's value. */
+  readonly value: number;
+  /** The median over all runs. */
+  readonly median: number;
+}
+
+/**
+ * The outcome of one configuration.  With several runs, the top-level
+ * figures are medians over the runs, `status` is the worst of them, and
+ * {@link spread} gives each figure's min and max.
+ */
+export interface ConfigurationResult extends RunResult {
+  /** e.g. `redis-x4`. */
+  readonly id: string;
+  /** Driver name ({@link BASELINE_DRIVER} for the direct-delivery floor). */
+  readonly driver: string;
+  /** `ParallelMessageQueue` workers (1: no wrapper). */
+  readonly parallelism: number;
+  /** Fedify's fanout option this configuration used. */
+  readonly fanout?: FanoutMode;
+  /** RSA modulus length of the sender's key in this configuration. */
+  readonly rsaBits?: number;
+  /** The ordering key this configuration passed, when keys are swept. */
+  readonly orderingKey?: OrderingKey;
+  /**
+   * The parallel wrapper around the driver's queue (parallelism above 1):
+   * Fedify's `ParallelMessageQueue`, or `awaiting`, ours that acknowledges
+   * after processing (lib/queue/awaiting_parallel_queue.ts).
+   */
+  readonly parallelImpl?: ParallelImpl;
+  /** Per-run figures, in run order. */
+  readonly runs?: readonly RunResult[];
+  /** Min and max of each numeric figure over the `ok` runs. */
+  readonly spread?: Readonly<Record<string, Spread>>;
+  /** Runs that deviate strongly from the others. */
+  readonly outliers?: readonly Outlier[];
+}
+
+/** Parameters every configuration of a suite shares. */
+export interface SuiteParams {
+  /** How the fake inbox behaves; an instant, always-202 inbox when absent. */
+  readonly inbox?: InboxProfile;
+  /** Activities per configuration. */
+  readonly total: number;
+  /** Recipients per activity. */
+  readonly recipients: number;
+  /** Fedify's fanout option. */
+  readonly fanout: FanoutMode;
+  /** RSA modulus length of the sender's key. */
+  readonly rsaBits: number;
+  /** Time limit per configuration, in seconds. */
+  readonly timeoutSeconds: number;
+  /** Stall window, in seconds. */
+  readonly stallTimeoutSeconds: number;
+  /**
+   * Per-row budget in seconds (`--budget`): a run still delivering when it
+   * is reached, or sure not to finish within it, is stopped and reported
+   * `incomplete` with an estimate.  Absent in files made before it existed.
+   */
+  readonly budgetSeconds?: number;
+  /** `--until-done`: no budget; every run goes to its end or time limit. */
+  readonly untilDone?: boolean;
+  /** Runs per configuration; top-level figures are medians over them. */
+  readonly runs?: number;
+  /** Worker processes per queue shared between processes (default 1). */
+  readonly workers?: number;
+  /**
+   * Axes swept within the suite; each configuration records its own value.
+   * `fanout` and `rsaBits` above are the first of each.
+   */
+  readonly axes?: {
+    readonly fanout: readonly FanoutMode[];
+    readonly rsaBits: readonly number[];
+    /** Absent in results written before ordering keys: `["none"]`. */
+    readonly orderingKey?: readonly OrderingKey[];
+  };
+  /** What the sender sends; `create` when absent. */
+  readonly workload?: Workload;
+  /**
+   * The ordering key of every `sendActivity`; `none` when absent.  With
+   * several (`axes.orderingKey`), the first.
+   */
+  readonly orderingKey?: OrderingKey;
+  /**
+   * Parallel wrappers each configuration above parallelism 1 runs with;
+   * `["fedify"]` when absent.  A list sweeps them.
+   */
+  readonly parallelImpl?: readonly ParallelImpl[];
+  /** Lowest level of Fedify's log kept; `warning` when absent. */
+  readonly logLevel?:
+    | "trace"
+    | "debug"
+    | "info"
+    | "warning"
+    | "error"
+    | "fatal";
+  /** Crash tests: the share of deliveries after which to kill. */
+  readonly crash?: {
+    /** Kill the consuming process(es) with SIGKILL and start fresh ones. */
+    readonly workerAt?: number;
+    /** Kill the queue server the bench started and restart it on its data. */
+    readonly serverAt?: number;
+  };
+  /**
+   * Steady-load settings; absent for a burst suite (every activity sent at
+   * once, then drained).
+   */
+  readonly load?: LoadParams;
+  /** The scenario preset the parameters came from, if any. */
+  readonly scenario?: string;
+  /**
+   * The seed of the order each round runs its configurations in
+   * (`--order-seed`; a random one, recorded here, when not given).  The
+   * order itself is the document's `rounds`.
+   */
+  readonly orderSeed?: number;
+  /**
+   * `--sample-depth`: runs sampled `getDepth()` and report its error
+   * (`RunResult.depth`); absent when off.
+   */
+  readonly sampleDepth?: boolean;
+}
+
+/** The whole results file. */
+export interface ResultsDocument {
+  /** Always 1 for this shape. */
+  readonly schemaVersion: 1;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  /** ISO 8601; `null` while the suite is still running. */
+  readonly finishedAt: string | null;
+  /** The suite's parameters. */
+  readonly params: SuiteParams;
+  /** Where it ran; absent in files written before it was recorded. */
+  readonly environment?: Environment;
+  /**
+   * The suite's wall time so far, in seconds: from its start (before the
+   * first calibration) to this write; at the end, the whole suite.  With
+   * `--resume`, this invocation's only.  Absent in files written before it
+   * was recorded.
+   */
+  readonly suiteSeconds?: number;
+  /**
+   * The order the configurations ran in: one array of result ids per
+   * round (a round runs every configuration once; round 2 holds every
+   * configuration's second run), each in the order measured.  Ids kept
+   * from `--resume` are not in it.  Absent in files written before it was
+   * recorded.
+   */
+  readonly rounds?: readonly (readonly string[])[];
+  /**
+   * One entry per configuration, in the suite's order of configurations
+   * (baseline, then each driver as listed); {@link rounds} says in which
+   * order they ran.
+   */
+  readonly results: readonly ConfigurationResult[];
+}

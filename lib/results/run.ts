@@ -1,0 +1,246 @@
+/**
+ * One run of a configuration in the results (`RunResult`): its timing,
+ * accounting, latency, processes, server, log, crashes and, when it did not
+ * finish, its estimate.
+ *
+ * @module
+ */
+import type { Implementation } from "./configuration.ts";
+import type { CalibrationPoint } from "./environment.ts";
+import type { DelayedRecord, DepthRecord, OrderingRecord } from "./fedify2.ts";
+import type { Percentiles, Series, Status } from "./figures.ts";
+import type { IdleRecord, LoadRecord, MaxRateRecord } from "./load.ts";
+
+/**
+ * A process that took part in a run: the one record of a measured process,
+ * from the meter that reads it (`lib/measure/process_meter.ts`) through the
+ * run's outcome to the results file.
+ */
+export interface ProcessRecord {
+  /** `inbox`, `sender`, `worker` or `server`. */
+  readonly role: string;
+  /** Its process id (for checking that nothing outlives the run). */
+  readonly pid: number;
+  /**
+   * User + system CPU seconds from the start of sending to the end of the
+   * run (start-up excluded); for a server, of its whole process tree.
+   * `null` when it could not be read.
+   */
+  readonly cpuSeconds?: number | null;
+  /** Peak resident set size in bytes (VmHWM), `null` when unknown. */
+  readonly peakRssBytes?: number | null;
+}
+
+/** How a run went over time; seconds count from the first `sendActivity` call. */
+export interface Timeline {
+  /** Width of the buckets of {@link deliveries}, seconds. */
+  readonly bucketSeconds: number;
+  /** Distinct deliveries per second in each bucket (bucket start time). */
+  readonly deliveries: Series;
+  /** Distinct deliveries so far, at the end of each bucket. */
+  readonly cumulative: Series;
+  /** Messages waiting in the queue, sampled; empty without `getDepth()`. */
+  readonly queueDepth: Series;
+}
+
+/**
+ * The estimated total time of a run stopped before its last delivery (by
+ * its budget or the time limit), from its delivery timeline.  An estimate,
+ * never a measurement: the report shows it only under its own label.
+ */
+export interface EstimateRecord {
+  /**
+   * Estimated seconds from the first `sendActivity` call to the last
+   * delivery: comparable with a finished run's `totalSeconds`.
+   */
+  readonly totalSeconds: number;
+  /** The bound if the rest went 4× faster than the measured rate. */
+  readonly lowSeconds: number;
+  /** The bound if the rest went 2× slower than the measured rate. */
+  readonly highSeconds: number;
+  /** Deliveries per second over the window the estimate used. */
+  readonly deliveriesPerSecond: number;
+  /** What stopped the run: its budget (`--budget`) or the time limit. */
+  readonly stoppedBy: "budget" | "time limit";
+  /** How the estimate was made, in words. */
+  readonly basis: string;
+}
+
+/** The queue server a configuration used. */
+export interface ServerRecord {
+  /** Service name, e.g. `redis`. */
+  readonly name: string;
+  /** The server's version as it reported it. */
+  readonly version: string;
+  /** Whether the bench started it (or the user gave a URL). */
+  readonly startedByBench: boolean;
+}
+
+/** Everything measured in one run of a configuration. */
+export interface RunResult {
+  /** How it ended. */
+  readonly status: Status;
+  /** Why it is not `ok`; `null` when it is. */
+  readonly reason: string | null;
+  /** `total × recipients`. */
+  readonly expected: number;
+  /** Distinct (activity, recipient) pairs that arrived. */
+  readonly delivered: number;
+  /** Arrivals beyond the first of a pair. */
+  readonly duplicates: number;
+  /**
+   * For each activity some of whose deliveries arrived more than once, how
+   * many extra arrivals it had, largest first: a fanout message handled
+   * twice shows as one entry of RECIPIENTS, single outbox messages handled
+   * twice as 1s.  Absent when nothing arrived twice or the inbox's arrivals
+   * were not read.
+   */
+  readonly duplicatesPerActivity?: readonly number[];
+  /**
+   * Deliveries that should have arrived and did not:
+   * `expected - delivered - gone`.
+   */
+  readonly missing: number;
+  /** Inbox requests that were no expected delivery. */
+  readonly unexpected: number;
+  /** Requests for expected deliveries, accepted or refused. */
+  readonly attempts?: number;
+  /** Deliveries attempted again after a refused attempt. */
+  readonly retried?: number;
+  /**
+   * Deliveries addressed to recipients whose inbox is gone (410): never
+   * deliverable, by design of the inbox profile.
+   */
+  readonly gone?: number;
+  /**
+   * With `--crash-worker-at` / `--crash-server-at`: deliveries that never
+   * arrived after the crash and restart (`missing` once the run settled).
+   */
+  readonly lost?: number;
+  /** The crashes the run inflicted, in order. */
+  readonly crashes?: readonly CrashRecord[];
+  /**
+   * Worker processes that exited on their own after a server crash and were
+   * started again, as a supervisor would, in order.
+   */
+  readonly restarts?: readonly RestartRecord[];
+  /** Duration of the `sendActivity` loop; `null` if it did not finish. */
+  readonly sendSeconds: number | null;
+  /** First to last delivery; `null` unless `ok`. */
+  readonly receiveSeconds: number | null;
+  /** First `sendActivity` call to last delivery; `null` unless `ok`. */
+  readonly totalSeconds: number | null;
+  /**
+   * `delivered / totalSeconds` when `ok`; for `incomplete`, the rate so far
+   * (delivered / elapsed); `null` otherwise.
+   */
+  readonly deliveriesPerSecond: number | null;
+  /** From the first `sendActivity` call to the end of waiting. */
+  readonly elapsedSeconds: number | null;
+  /** `sendActivity` calls that threw. */
+  readonly sendErrors: number;
+  /** Separate worker processes consuming the queue (0: the sender does). */
+  readonly workers: number;
+  /** The stall window actually applied, in seconds. */
+  readonly stallTimeoutSeconds: number;
+  /** The time limit applied, in seconds. */
+  readonly timeoutSeconds: number;
+  /** The queue server, if any. */
+  readonly server: ServerRecord | null;
+  /** Every process of the run. */
+  readonly processes: readonly ProcessRecord[];
+  /**
+   * Per delivery: arrival at the inbox minus the start of its activity's
+   * `sendActivity` call; in a rate run, minus its *scheduled* start, so a
+   * sender that fell behind its schedule cannot hide latency.  `null` when
+   * nothing arrived.
+   */
+  readonly latencyMs?: Percentiles | null;
+  /** Durations of the `sendActivity` calls; `null` if none returned. */
+  readonly sendCallMs?: Percentiles | null;
+  /** Sender + worker CPU milliseconds per distinct delivery. */
+  readonly cpuMsPerDelivery?: number | null;
+  /**
+   * CPU milliseconds per distinct delivery of the queue server the bench
+   * started (its whole process tree); `null` without a server, when the
+   * server was the user's own and not measured, or after a server crash.
+   */
+  readonly serverCpuMsPerDelivery?: number | null;
+  /**
+   * Which implementation of the driver's queue package ran, as the process
+   * that opened the queue resolved it; `null` for drivers without a queue.
+   */
+  readonly implementation?: Implementation | null;
+  /** Deliveries and queue depth over time; `null` when nothing arrived. */
+  readonly timeline?: Timeline | null;
+  /** Fedify's own log of the sender and worker processes. */
+  readonly log?: LogSummary;
+  /** Closed-loop send loops of a `--senders` run (and the generator's row). */
+  readonly senders?: number;
+  /**
+   * In a closed-loop run (`--senders`, and the load generator's row):
+   * `sendActivity` calls returned per second over the send loop.
+   */
+  readonly callsPerSecond?: number;
+  /** How an open-loop run (`--rate`) went against its schedule. */
+  readonly load?: LoadRecord;
+  /** A max-rate search's outcome; the run is its best passing probe. */
+  readonly maxRate?: MaxRateRecord;
+  /** The idle measurement (`--idle`); the run sent nothing. */
+  readonly idle?: IdleRecord;
+  /** Arrival order of the `cud` workload; absent for other workloads. */
+  readonly ordering?: OrderingRecord;
+  /**
+   * For an `incomplete` run stopped by its budget or the time limit while
+   * still delivering: its estimated total time.  Stalled, interrupted,
+   * crashed and failed runs have none.
+   */
+  readonly estimate?: EstimateRecord;
+  /**
+   * The machine's speed measured just before this run (a short
+   * calibration, on one thread and on every core), so that rows measured
+   * at different moments of a suite can be set side by side.  On a
+   * configuration of several runs: each run's own in `runs`, and here the
+   * median of theirs, with the min and max over all their slices.  Absent
+   * when the suite was not calibrated, in a result kept by `--resume` from
+   * an older file, or in files written before it was recorded.
+   */
+  readonly calibration?: CalibrationPoint;
+  /** `getDepth()` against the bench's own count (`--sample-depth`). */
+  readonly depth?: DepthRecord;
+  /** Dead inboxes and the delayed backlog (`--inbox-dead-rate`). */
+  readonly delayed?: DelayedRecord;
+}
+
+/** Fedify's log of a run (or of all runs of a configuration). */
+export interface LogSummary {
+  /**
+   * The log file (the suite's log folder joined with the configuration
+   * id), or `null` when the suite kept no log files.
+   */
+  readonly path: string | null;
+  /** Records at level `warning`. */
+  readonly warnings: number;
+  /** Records at level `error` or `fatal`. */
+  readonly errors: number;
+}
+
+/** A crash inflicted on purpose during a run. */
+export interface CrashRecord {
+  /** What was killed: the consuming process(es) or the queue server. */
+  readonly target: "worker" | "server";
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was killed. */
+  readonly deliveredBefore: number;
+}
+
+/** A worker process that exited on its own and was started again. */
+export interface RestartRecord {
+  /** Seconds from the first `sendActivity` call. */
+  readonly atSeconds: number;
+  /** Distinct deliveries that had arrived when it was noticed. */
+  readonly deliveredBefore: number;
+  /** How it exited, with the last lines of its error output. */
+  readonly exit: string;
+}
