@@ -34,11 +34,8 @@ import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
-import {
-  driverAvailability,
-  runSuite,
-  sameMeasurement,
-} from "./lib/run/suite.ts";
+import { driverAvailability } from "./lib/run/configurations.ts";
+import { runSuite, sameMeasurement } from "./lib/run/suite.ts";
 import {
   latestRun,
   makeRunDir,

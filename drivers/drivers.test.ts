@@ -16,7 +16,8 @@
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
-import { driverAvailability, runSuite } from "../lib/run/suite.ts";
+import { driverAvailability } from "../lib/run/configurations.ts";
+import { runSuite } from "../lib/run/suite.ts";
 import {
   assertOutcome,
   smallSuiteParams,

@@ -17,7 +17,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { compareResults, findRegressions } from "../report/comparison.ts";
+import { compareResults } from "../report/comparison.ts";
+import { findRegressions } from "../report/regressions.ts";
 import { renderComparison, renderGate } from "../report/comparison_report.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";

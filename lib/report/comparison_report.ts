@@ -21,8 +21,8 @@ import {
   type FigureRange,
   MIN_RUNS,
   NORMALIZING_RATE,
-  type Regression,
 } from "./comparison.ts";
+import type { Regression } from "./regressions.ts";
 
 /**
  * The gate's verdict for people: which configurations fail it, or that none

@@ -18,7 +18,7 @@ import { ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
 import { measurePoint } from "./dequeue_point.ts";
 import { measureDepthCost } from "./depth_cost.ts";
-import { driverAvailability } from "./suite.ts";
+import { driverAvailability } from "./configurations.ts";
 import type {
   DepthCost,
   DequeueCostDocument,

@@ -10,7 +10,8 @@ import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import { HELP, parseCli, suiteParams, UsageError } from "../cli/params.ts";
 import { label, renderTable } from "../report/markdown.ts";
 import { postgresService, ServiceManager } from "../services/mod.ts";
-import { expandConfigurations, idOf, runSuite } from "./suite.ts";
+import { expandConfigurations, idOf } from "./configurations.ts";
+import { runSuite } from "./suite.ts";
 
 Deno.test("--parallel-impl and --log-level parse, default and refuse", () => {
   const plain = parseCli([], {});

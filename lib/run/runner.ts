@@ -23,18 +23,13 @@ import type { LogSpec } from "../child/fedify_log.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type { QueueSpec } from "../child/queue.ts";
-import {
-  BASELINE_DRIVER,
-  type EstimateRecord,
-  type FanoutMode,
-  GENERATOR_DRIVER,
-  type IdleRecord,
-  type Implementation,
-  type OrderingKey,
-  type ParallelImpl,
-  type RunResult,
-  type ServerRecord,
-  type SuiteParams,
+import type {
+  EstimateRecord,
+  IdleRecord,
+  Implementation,
+  RunResult,
+  ServerRecord,
+  SuiteParams,
 } from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
@@ -55,43 +50,12 @@ import { RunProcesses } from "./processes.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
 export type { Progress } from "./watch.ts";
+import type { Configuration } from "./configurations.ts";
 
 /** How often the runner asks the inbox for its counters. */
 const POLL_MS = 250;
 /** How long an idle measurement lets the processes settle after start-up. */
 const IDLE_SETTLE_MS = 2_000;
-
-/** One configuration: a driver at a parallelism. */
-export interface Configuration {
-  /** The driver. */
-  readonly driver: Driver;
-  /** `ParallelMessageQueue` workers; 1 means no wrapper. */
-  readonly parallelism: number;
-  /**
-   * The baseline: no queue and no `sendActivity`; the sender signs and POSTs
-   * every delivery itself, `parallelism` at a time.
-   */
-  readonly direct?: boolean;
-  /** Fedify's fanout option; the suite's when absent. */
-  readonly fanout?: FanoutMode;
-  /** RSA modulus length of the sender's key; the suite's when absent. */
-  readonly rsaBits?: number;
-  /** The parallel wrapper above parallelism 1; Fedify's when absent. */
-  readonly parallelImpl?: ParallelImpl;
-  /** `sendActivity`'s ordering key; the suite's when absent. */
-  readonly orderingKey?: OrderingKey;
-  /**
-   * The load generator's own limit: the sender's schedule against a queue
-   * that drops every message (nothing is delivered).
-   */
-  readonly generator?: boolean;
-}
-
-/** The name a configuration goes by: its driver's, or `baseline`. */
-export function configurationName(configuration: Configuration): string {
-  if (configuration.generator) return GENERATOR_DRIVER;
-  return configuration.direct ? BASELINE_DRIVER : configuration.driver.name;
-}
 
 /** What {@link runOnce} needs besides the configuration. */
 export interface RunContext {

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { ResultsDocument, SuiteParams } from "../results/types.ts";
-import { crashUnfit, expandConfigurations, idOf, runSuite } from "./suite.ts";
+import { crashUnfit, expandConfigurations, idOf } from "./configurations.ts";
+import { runSuite } from "./suite.ts";
 import { planRounds } from "./order.ts";
 
 const drivers = ["none", "redis"].map((n) => findDriver(builtinDrivers, n)!);

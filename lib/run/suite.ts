@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { noneDriver } from "../../drivers/none.ts";
-import type { Availability, Driver } from "../../drivers/driver.ts";
+import type { Driver } from "../../drivers/driver.ts";
 import {
   combineCalibrations,
   measureCalibration,
@@ -20,36 +19,30 @@ import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
-import {
-  type Calibration,
-  configurationId,
-  type ConfigurationResult,
-  type Environment,
-  type FanoutMode,
-  GENERATOR_DRIVER,
-  type LogSummary,
-  type OrderingKey,
-  type ParallelImpl,
-  type ResultsDocument,
-  type RunResult,
-  type SuiteParams,
+import type {
+  Calibration,
+  ConfigurationResult,
+  Environment,
+  LogSummary,
+  ResultsDocument,
+  RunResult,
+  SuiteParams,
 } from "../results/types.ts";
+import { type Progress, runOnce } from "./runner.ts";
 import {
   type Configuration,
   configurationName,
-  type Progress,
-  runOnce,
-} from "./runner.ts";
+  crashUnfit,
+  driverAvailability,
+  expandConfigurations,
+  suiteEntries,
+  type SuiteEntry,
+} from "./configurations.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { aggregateRuns } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
-import {
-  GENERATOR_RUN,
-  loadUnits,
-  needsGenerator,
-  searchMaxRate,
-} from "./steady.ts";
+import { searchMaxRate } from "./steady.ts";
 
 /** Options for {@link runSuite}. */
 export interface SuiteOptions {
@@ -103,178 +96,6 @@ export interface SuiteOptions {
    * (the default) for a suite started through the library.
    */
   readonly command?: readonly string[] | null;
-}
-
-/** The values swept within a suite, besides parallelism. */
-export interface Axes {
-  /** Fedify fanout options. */
-  readonly fanout: readonly FanoutMode[];
-  /** RSA key sizes. */
-  readonly rsaBits: readonly number[];
-  /** Ordering keys; `["none"]` when absent. */
-  readonly orderingKey?: readonly OrderingKey[];
-}
-
-/**
- * The configurations of a suite: the baseline at each parallelism level
- * (when asked), then each driver; a queue-less driver runs once per axis
- * value.  Axes with more than one value multiply every configuration.
- */
-export function expandConfigurations(
-  drivers: readonly Driver[],
-  parallel: readonly number[],
-  baseline = false,
-  axes?: Axes,
-  parallelImpls: readonly ParallelImpl[] = ["fedify"],
-): Configuration[] {
-  const floor: Configuration[] = baseline
-    ? parallel.map((parallelism) => ({
-      driver: noneDriver,
-      parallelism,
-      direct: true,
-    }))
-    : [];
-  const plain: Configuration[] = [
-    ...floor,
-    ...drivers.flatMap((driver) =>
-      driver.open == null
-        ? [{ driver, parallelism: 1 }]
-        : parallel.flatMap((parallelism) =>
-          parallelism > 1
-            ? parallelImpls.map((parallelImpl) => ({
-              driver,
-              parallelism,
-              parallelImpl,
-            }))
-            : [{ driver, parallelism }]
-        )
-    ),
-  ];
-  if (axes == null) return plain;
-  const keys = axes.orderingKey ?? ["none"];
-  return plain.flatMap((c) =>
-    axes.rsaBits.flatMap((rsaBits) =>
-      // The baseline does not use sendActivity, so fanout and ordering keys
-      // do not apply.
-      (c.direct ? [axes.fanout[0]] : axes.fanout).flatMap((fanout) =>
-        (c.direct ? [keys[0]] : keys).map((orderingKey) => ({
-          ...c,
-          fanout,
-          rsaBits,
-          ...(keys.length > 1 ? { orderingKey } : {}),
-        }))
-      )
-    )
-  );
-}
-
-/**
- * Why a crash test does not apply to a configuration, or `null` if it does:
- * without a queue there is nothing to lose, and without a server the bench
- * started there is no server to kill.
- */
-export function crashUnfit(
-  configuration: Configuration,
-  crash: SuiteParams["crash"],
-): string | null {
-  if (crash == null) return null;
-  const flag = crash.serverAt != null
-    ? "--crash-server-at"
-    : "--crash-worker-at";
-  if (configuration.direct || configuration.driver.open == null) {
-    return `${flag}: this configuration has no queue, so a crash has ` +
-      "nothing to lose";
-  }
-  if (crash.serverAt != null && configuration.driver.service == null) {
-    return "--crash-server-at: this configuration has no queue server to " +
-      "crash";
-  }
-  return null;
-}
-
-/** The id of a configuration, with the swept axes' values when any. */
-export function idOf(configuration: Configuration, axes?: Axes): string {
-  let id = configurationId(
-    configurationName(configuration),
-    configuration.parallelism,
-  );
-  if (axes != null && axes.fanout.length > 1 && !configuration.direct) {
-    id += `-fanout-${configuration.fanout}`;
-  }
-  if (axes != null && axes.rsaBits.length > 1) {
-    id += `-rsa${configuration.rsaBits}`;
-  }
-  if (
-    (axes?.orderingKey?.length ?? 0) > 1 && !configuration.direct &&
-    configuration.orderingKey != null
-  ) {
-    id += `-key-${configuration.orderingKey}`;
-  }
-  if ((configuration.parallelImpl ?? "fedify") !== "fedify") {
-    id += `-${configuration.parallelImpl}`;
-  }
-  return id;
-}
-
-/** Whether a driver can run here (its server available, its own checks). */
-export async function driverAvailability(
-  driver: Driver,
-  services: ServiceManager,
-): Promise<Availability> {
-  if (driver.service != null) {
-    const service = services.availability(driver.service);
-    if (!service.available) return service;
-  }
-  return await driver.availability?.() ?? { available: true };
-}
-
-/** One entry of a suite: a configuration, and what its run(s) send. */
-export interface SuiteEntry {
-  /** The configuration. */
-  readonly configuration: Configuration;
-  /** Its result's id. */
-  readonly id: string;
-  /** What each run sends; a burst of TOTAL when absent. */
-  readonly load?: RunLoad;
-  /** Whether the entry is a max-rate search. */
-  readonly maxRate?: boolean;
-}
-
-/**
- * The entries of a suite in run order: each configuration once for a burst
- * suite; under steady load the load generator's own run first, then each
- * configuration's idle, rate, senders and max-rate entries.
- */
-export function suiteEntries(
-  configurations: readonly Configuration[],
-  params: SuiteParams,
-  axes: Axes | undefined = params.axes,
-): SuiteEntry[] {
-  const load = params.load;
-  if (load == null) {
-    return configurations.map((configuration) => ({
-      configuration,
-      id: idOf(configuration, axes),
-    }));
-  }
-  const generator: SuiteEntry[] = needsGenerator(load)
-    ? [{
-      configuration: { driver: noneDriver, parallelism: 1, generator: true },
-      id: GENERATOR_DRIVER,
-      load: { kind: "senders", ...GENERATOR_RUN },
-    }]
-    : [];
-  return [
-    ...generator,
-    ...configurations.flatMap((configuration) =>
-      loadUnits(load).map((unit) => ({
-        configuration,
-        id: idOf(configuration, axes) + unit.suffix,
-        load: unit.load,
-        maxRate: unit.maxRate,
-      }))
-    ),
-  ];
 }
 
 /** The parameters that must match for a result to be reused by `--resume`. */
