@@ -98,4 +98,28 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       untilDone: true,
     },
   },
+  fedify2: {
+    description: "the three Fedify 2.x measurements in one suite, planned " +
+      "for about 30 minutes for the default suite (not yet timed; the " +
+      "arithmetic is in docs/scenarios.md): each note's Create, Update " +
+      "and Delete back to back (120 activities, 40 notes, × 10 " +
+      "recipients), without and with orderingKey, at ×1 and ×4; one " +
+      "recipient in ten dead (every request 503, so retries and the " +
+      "circuit breaker build a delayed backlog); getDepth() sampled " +
+      "against the bench's count; the inbox answers in 5–20 ms and drops " +
+      "2% of first attempts; every row to its end (--until-done)",
+    settings: {
+      total: "120",
+      recipients: "10",
+      workload: "cud",
+      orderingKey: "none,object",
+      parallel: "1,4",
+      inboxLatency: "5-20ms",
+      inboxDropRate: "0.02",
+      inboxDeadRate: "0.1",
+      sampleDepth: true,
+      baseline: true,
+      untilDone: true,
+    },
+  },
 };

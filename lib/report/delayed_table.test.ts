@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { delayedSection } from "./delayed_table.ts";
+import { featureDocument } from "../testing/chart_fixtures.ts";
 import type { ResultsDocument } from "../results/types.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
 
@@ -50,4 +51,17 @@ Deno.test("the delayed section lists each configuration with dead inboxes", () =
     /\| +4 \| +1,234 \| +80 \| +44\.6 \| getDepth\(\) \| +128\.5\/s \| +1\.27 s \| +2\.07 s \|$/,
   );
   assert.match(rows[2], /\| bench +\|/);
+});
+
+Deno.test("the delayed section is read for the user from its figures", () => {
+  const text = delayedSection(featureDocument());
+  assert.match(
+    text,
+    /The delayed backlog peaked at 16 messages in redis key=object and at 13 in redis key=none\./,
+  );
+  assert.match(
+    text,
+    /healthy deliveries went from 40\.0\/s \(in-process [^)]*\) down to 25\.0\/s \(redis [^)]*\)/,
+  );
+  assert.match(text, /--inbox-dead-rate 0/);
 });

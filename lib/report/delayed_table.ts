@@ -55,6 +55,7 @@ export function delayedSection(document: ResultsDocument): string {
   const rows = document.results.filter((r) => r.delayed != null);
   if (rows.length === 0) return "";
   const rate = rows[0].delayed!.inboxDeadRate;
+  const summary = delayedSummary(rows);
   return `## Dead inboxes and the delayed backlog
 
 ${
@@ -63,7 +64,7 @@ ${
 own); the rows count only the healthy deliveries as expected.
 
 ${columnTable(COLUMNS, rows)}
-
+${summary === "" ? "" : `\n${summary}\n`}
 - **Dead**: recipients whose inbox failed every request; **Dead attempts**:
   requests they answered, retries included (none is a delivery).
 - **Peak delayed**, **Mean delayed**: messages waiting in the queue with a
@@ -75,4 +76,57 @@ ${columnTable(COLUMNS, rows)}
   latency, as in the main table.
 
 `;
+}
+
+/**
+ * The section read for the user, from its figures only: the largest and
+ * smallest peak delayed backlog, and the range of the healthy deliveries'
+ * throughput beside it, naming the configurations.
+ */
+export function delayedSummary(rows: readonly ConfigurationResult[]): string {
+  const peaks = rows.filter((r) => r.delayed!.peakDelayedBacklog != null)
+    .sort((a, b) =>
+      b.delayed!.peakDelayedBacklog! - a.delayed!.peakDelayedBacklog!
+    );
+  const rates = rows.filter((r) =>
+    r.delayed!.healthyDeliveriesPerSecond != null
+  )
+    .sort((a, b) =>
+      b.delayed!.healthyDeliveriesPerSecond! -
+      a.delayed!.healthyDeliveriesPerSecond!
+    );
+  const messages = new Intl.NumberFormat("en-US");
+  const sentences: string[] = [];
+  if (peaks.length > 0) {
+    const [high, low] = [peaks[0], peaks[peaks.length - 1]];
+    sentences.push(
+      `The delayed backlog peaked at ${
+        messages.format(high.delayed!.peakDelayedBacklog!)
+      } messages in ${label(high)}` +
+        (peaks.length > 1 &&
+            low.delayed!.peakDelayedBacklog! < high.delayed!.peakDelayedBacklog!
+          ? ` and at ${messages.format(low.delayed!.peakDelayedBacklog!)} in ${
+            label(low)
+          }.`
+          : "."),
+    );
+  }
+  if (rates.length > 1) {
+    const [fast, slow] = [rates[0], rates[rates.length - 1]];
+    const rate = (r: ConfigurationResult) =>
+      `${r.delayed!.healthyDeliveriesPerSecond!.toFixed(1)}/s`;
+    sentences.push(
+      (rate(fast) === rate(slow)
+        ? `Beside it, healthy deliveries went at ${rate(fast)} in every ` +
+          "configuration"
+        : `Beside it, healthy deliveries went from ${rate(fast)} (${
+          label(fast)
+        }) down to ${rate(slow)} (${label(slow)})`) +
+        "; the chart " +
+        '"Delayed backlog and healthy deliveries" shows whether a queue ' +
+        "slowed as its backlog grew. What the backlog itself costs needs a " +
+        "run at `--inbox-dead-rate 0` to compare with.",
+    );
+  }
+  return sentences.join(" ");
 }

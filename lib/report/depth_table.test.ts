@@ -4,7 +4,7 @@
  * and nothing at all when no configuration sampled.
  */
 import assert from "node:assert/strict";
-import { depthSection } from "./depth_table.ts";
+import { depthSection, depthSummary } from "./depth_table.ts";
 import type { ResultsDocument } from "../results/types.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
 
@@ -35,4 +35,24 @@ Deno.test("the depth section lists each sampled configuration", () => {
     rows[2],
     /\| not in the installed version \| +— \| +— \| +— \| +— \|$/,
   );
+});
+
+Deno.test("the depth section is read for the user from its figures", () => {
+  const [first, second] = steadyDocument().results;
+  const exact = { supported: true, samples: 9, maxAbsError: 0 };
+  const summary = depthSummary([
+    { ...first, depth: exact },
+    {
+      ...first,
+      driver: "mysql",
+      depth: { ...exact, maxAbsError: 3, peakTrueDepth: 150 },
+    },
+    { ...second, depth: { supported: false } },
+  ]);
+  assert.match(summary, /agreed with the bench's count at every sample in /);
+  assert.match(
+    summary,
+    /It was off in mysql[^(]*\(at most 3 of a peak 150\)\./,
+  );
+  assert.match(summary, /have no `getDepth\(\)` in the installed version/);
 });

@@ -39,10 +39,11 @@ const COLUMNS: readonly Column<ConfigurationResult>[] = [
 export function depthSection(document: ResultsDocument): string {
   const rows = document.results.filter((r) => r.depth != null);
   if (rows.length === 0) return "";
+  const summary = depthSummary(rows);
   return `## Queue depth
 
 ${columnTable(COLUMNS, rows)}
-
+${summary === "" ? "" : `\n${summary}\n`}
 - **getDepth()**: whether the installed queue has Fedify 2.3's
   \`getDepth()\`; without it there is nothing to judge.
 - **Samples**: \`getDepth()\` calls judged, one every 250 ms from the start
@@ -54,4 +55,48 @@ ${columnTable(COLUMNS, rows)}
 - **Peak depth**: the largest true depth at a sample, for scale.
 
 `;
+}
+
+/**
+ * The section read for the user, from its figures only: which
+ * configurations' `getDepth()` matched the bench's count at every sample,
+ * which were off and by how much at most, and which have none.
+ */
+export function depthSummary(rows: readonly ConfigurationResult[]): string {
+  const judged = rows.filter((r) =>
+    r.depth!.supported && (r.depth!.samples ?? 0) > 0 &&
+    r.depth!.maxAbsError != null
+  );
+  const exact = judged.filter((r) => r.depth!.maxAbsError === 0);
+  const off = judged.filter((r) => r.depth!.maxAbsError! > 0)
+    .sort((a, b) => b.depth!.maxAbsError! - a.depth!.maxAbsError!);
+  const without = rows.filter((r) => !r.depth!.supported);
+  const sentences: string[] = [];
+  if (exact.length > 0) {
+    sentences.push(
+      `\`getDepth()\` agreed with the bench's count at every sample in ${
+        exact.map(label).join(", ")
+      }.`,
+    );
+  }
+  if (off.length > 0) {
+    sentences.push(
+      `It was off in ${
+        off.map((r) =>
+          `${label(r)} (at most ${r.depth!.maxAbsError} of a peak ${
+            r.depth!.peakTrueDepth ?? "—"
+          })`
+        ).join(", ")
+      }.`,
+    );
+  }
+  if (without.length > 0) {
+    sentences.push(
+      `${
+        without.map(label).join(", ")
+      } have no \`getDepth()\` in the installed version: an operator ` +
+        "cannot read their depth through Fedify.",
+    );
+  }
+  return sentences.join(" ");
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { PARAMS, result } from "../testing/chart_fixtures.ts";
+import { featureDocument, PARAMS, result } from "../testing/chart_fixtures.ts";
 import type { ResultsDocument } from "../results/types.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { orderingSections } from "./ordering.ts";
+import { orderingSections, orderingSummary } from "./ordering.ts";
 
 const REDIS_NOTE = "not supported by the installed version: @fedify/redis " +
   "1.8.7 predates orderingKey (Fedify 2.0) and ignores it";
@@ -63,6 +63,11 @@ Deno.test("the ordering table: violations, the key's cost, and unsupported rows 
     /\| object +\| no \(1\) +\| +5 \| +50\.0\/s \| +1\.00× \|/,
   );
   assert.deepEqual(section.notes, [
+    "With `orderingKey`, order held in in-process; it broke in sqlite (4) " +
+    "although the queue implements keys; in redis (5) the installed queue " +
+    "does not honour keys (see the numbered notes): those keyed rows " +
+    "measure it without ordering. Without a key, order broke in 1 of 2 " +
+    "configurations: redis (7).",
     `(1) ${REDIS_NOTE}.`,
     "Order broke with keys although the queue implements them: sqlite " +
     "(4): a failure of that queue to keep a key's order, not a missing " +
@@ -83,4 +88,23 @@ Deno.test("the report has an Ordering section only when the ordered workload ran
   };
   assert.deepEqual(orderingSections(plain), []);
   assert.doesNotMatch(renderMarkdown(plain), /## Ordering/);
+});
+
+Deno.test("the ordering summary names the key's largest and smallest cost", () => {
+  const rows = featureDocument().results.map((r) =>
+    r.driver === "redis"
+      ? {
+        ...r,
+        driver: "mysql",
+        ordering: { ...r.ordering!, supported: true },
+        deliveriesPerSecond: r.ordering!.key === "none" ? 50 : 25,
+      }
+      : r
+  );
+  const [summary] = orderingSummary(rows, (r) => r.driver);
+  assert.match(
+    summary,
+    /the key cost most in mysql \(0\.50× the deliveries\/s without one\) and least in in-process \(1\.00×\)\./,
+  );
+  assert.match(summary, /order held in in-process; it broke in mysql \(5\)/);
 });

@@ -120,6 +120,7 @@ export function orderingSections(document: ResultsDocument): Section[] {
     title: "Ordering",
     table,
     notes: [
+      ...orderingSummary(rows, name),
       ...reasons.map((reason, i) => `(${i + 1}) ${reason}.`),
       ...brokenNote,
     ],
@@ -143,4 +144,79 @@ export function orderingSections(document: ResultsDocument): Section[] {
       "lock every 100 ms).",
     ],
   }];
+}
+
+/** Names with their figure: `mysql (2), sqlite (4)`. */
+function listed(
+  rows: readonly ConfigurationResult[],
+  name: (r: ConfigurationResult) => string,
+  figure?: (r: ConfigurationResult) => string,
+): string {
+  return rows.map((r) => figure == null ? name(r) : `${name(r)} (${figure(r)})`)
+    .join(", ");
+}
+
+/**
+ * The section read for the user, from its figures only: where order held
+ * with a key and where it did not, which rows were declared unsupported,
+ * how often order broke without a key, and what the key cost at most and
+ * at least.
+ */
+export function orderingSummary(
+  rows: readonly ConfigurationResult[],
+  name: (r: ConfigurationResult) => string,
+): string[] {
+  const violations = (r: ConfigurationResult) =>
+    integer.format(r.ordering!.violations ?? 0);
+  const counted = rows.filter((r) => r.ordering!.violations != null);
+  const keyed = counted.filter((r) => r.ordering!.key === "object");
+  const honoured = keyed.filter((r) => r.ordering!.supported);
+  const held = honoured.filter((r) => r.ordering!.violations === 0);
+  const broke = honoured.filter((r) => r.ordering!.violations! > 0);
+  const unsupported = keyed.filter((r) => !r.ordering!.supported);
+  const sentences: string[] = [];
+  if (keyed.length > 0) {
+    sentences.push(
+      (held.length > 0
+        ? `With \`orderingKey\`, order held in ${listed(held, name)}`
+        : "With `orderingKey`, order held in no configuration that " +
+          "implements it") +
+        (broke.length > 0
+          ? `; it broke in ${listed(broke, name, violations)} although ` +
+            "the queue implements keys"
+          : "") +
+        (unsupported.length > 0
+          ? `; in ${
+            listed(unsupported, name, violations)
+          } the installed queue does not honour keys (see the numbered ` +
+            "notes): those keyed rows measure it without ordering"
+          : "") +
+        ".",
+    );
+  }
+  const plain = counted.filter((r) => r.ordering!.key === "none");
+  if (plain.length > 0) {
+    const broken = plain.filter((r) => r.ordering!.violations! > 0);
+    sentences.push(
+      broken.length === 0
+        ? `Without a key, no configuration broke order (${plain.length} ran).`
+        : `Without a key, order broke in ${broken.length} of ${plain.length} ` +
+          `configurations: ${listed(broken, name, violations)}.`,
+    );
+  }
+  const costs = honoured.flatMap((r) => {
+    const cost = costCell(r, rows);
+    return cost === "—" ? [] : [{ r, cost, value: parseFloat(cost) }];
+  }).sort((a, b) => a.value - b.value);
+  if (costs.length > 1) {
+    const [low, high] = [costs[0], costs[costs.length - 1]];
+    sentences.push(
+      `Among queues that honour keys, the key cost most in ${
+        name(low.r)
+      } (${low.cost} the deliveries/s without one) and least in ${
+        name(high.r)
+      } (${high.cost}).`,
+    );
+  }
+  return sentences.length === 0 ? [] : [sentences.join(" ")];
 }

@@ -124,3 +124,82 @@ export function syntheticDocument(): ResultsDocument {
     ],
   };
 }
+
+/**
+ * A document of the `fedify2` measurements: `in-process` and `redis` at ×1,
+ * each without and with an ordering key (redis's key not honoured, as
+ * `@fedify/redis` 1.8.7's), with dead inboxes building a delayed backlog
+ * (`delayed.series`) beside each timeline; `in-process` with a key kept
+ * order, `redis` with one did not.
+ */
+export function featureDocument(): ResultsDocument {
+  const row = (
+    driver: string,
+    key: "none" | "object",
+    violations: number,
+    backlog: readonly number[],
+  ) => {
+    const supported = driver !== "redis";
+    const rate = driver === "redis" ? 25 : 40;
+    return result(driver, 1, "ok", {
+      id: `${driver}-key-${key}`,
+      orderingKey: key,
+      expected: 180,
+      delivered: 180,
+      missing: 0,
+      totalSeconds: 180 / rate,
+      deliveriesPerSecond: rate,
+      latencyMs: { p50: 900, p90: 1500, p99: 2000, p999: 2100, max: 2200 },
+      timeline: timeline([rate, rate, rate, rate, 180 - 4 * rate]),
+      ordering: {
+        key,
+        supported,
+        note: supported
+          ? "keeps a key's messages in order"
+          : "not supported by the installed version: @fedify/redis 1.8.7 " +
+            "predates orderingKey (Fedify 2.0) and ignores it",
+        violations,
+      },
+      delayed: {
+        inboxDeadRate: 0.1,
+        deadRecipients: 1,
+        deadAttempts: 120,
+        peakDelayedBacklog: Math.max(...backlog),
+        meanDelayedBacklog: backlog.reduce((a, b) => a + b, 0) /
+          backlog.length,
+        delayedSource: supported ? "getDepth" : "bench",
+        peakDelayedBacklogBench: Math.max(...backlog),
+        healthyDeliveriesPerSecond: rate,
+        healthyLatencyMs: {
+          p50: 900,
+          p90: 1500,
+          p99: 2000,
+          p999: 2100,
+          max: 2200,
+        },
+        series: backlog.map((value, i) => [i + 0.5, value]),
+      },
+    });
+  };
+  return {
+    schemaVersion: 1,
+    startedAt: "2026-11-26T00:00:00Z",
+    finishedAt: "2026-11-26T00:10:00Z",
+    params: {
+      ...PARAMS,
+      workload: "cud",
+      orderingKey: "none",
+      axes: {
+        fanout: ["auto"],
+        rsaBits: [2048],
+        orderingKey: ["none", "object"],
+      },
+    },
+    results: [
+      row("in-process", "none", 3, [0, 4, 9, 12, 14]),
+      row("in-process", "object", 0, [0, 5, 10, 12, 15]),
+      row("redis", "none", 6, [0, 3, 8, 11, 13]),
+      row("redis", "object", 5, [0, 4, 9, 13, 16]),
+    ],
+  };
+}

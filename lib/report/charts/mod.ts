@@ -2,7 +2,9 @@
  * SVG charts of a suite's results, rendered headless with Vega-Lite and Vega
  * (no browser, no canvas): send and receive times, cumulative deliveries,
  * latency percentiles, delivery rate and queue depth over time, and
- * throughput against parallelism; under steady load, latency against offered
+ * throughput against parallelism, order violations without and with
+ * `orderingKey`, the delayed backlog beside healthy deliveries; under steady
+ * load, latency against offered
  * rate, backlog over time and idle CPU.
  *
  * The charts' parts live beside this module: `theme.ts` (size, fonts,
@@ -18,10 +20,12 @@ import { compile, type TopLevelSpec } from "vega-lite";
 import { chartContext, type ChartSpec } from "./context.ts";
 
 export type { ChartSpec } from "./context.ts";
+import { delayedBacklogChart } from "./delayed.ts";
 import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
 import { backlogChart, loadLatencyChart } from "./load.ts";
 import { loadContext } from "./load_context.ts";
+import { orderingChart } from "./ordering.ts";
 import { scalingChart } from "./scaling.ts";
 import { sendReceiveChart } from "./send_receive.ts";
 import { measuringHelvetica } from "./text.ts";
@@ -43,7 +47,8 @@ export interface Chart {
 /**
  * Renders every chart that the document has data for, in a fixed order:
  * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
- * `scaling`, `load-latency`, `backlog`, `idle-cpu`.
+ * `scaling`, `ordering`, `delayed-backlog`, `load-latency`, `backlog`,
+ * `idle-cpu`.
  * The same document always gives the same SVG text.  (The dequeue-cost
  * chart, `dequeue_cost.ts`, is drawn for its own document.)
  */
@@ -68,6 +73,8 @@ export function chartSpecs(document: ResultsDocument): ChartSpec[] {
     rateChart(context),
     queueDepthChart(context),
     scalingChart(context),
+    orderingChart(context),
+    delayedBacklogChart(context),
     loadLatencyChart(load),
     backlogChart(load),
     idleCpuChart(load),

@@ -212,7 +212,7 @@ export function queueDepthChart(context: Context): ChartSpec | null {
 }
 
 /** The x encoding of the charts over time, in the context's time unit. */
-function timeAxis(context: Context) {
+export function timeAxis(context: Context) {
   return {
     field: "t",
     type: "quantitative",
@@ -229,7 +229,7 @@ function timeAxis(context: Context) {
  * Past {@link MAX_PLAIN_SERIES} lines, dashes too (colours would repeat or
  * come too close), in the same legend.
  */
-function configurationStyle(
+export function configurationStyle(
   context: Context,
   rows: readonly Row[],
 ) {

@@ -21,6 +21,7 @@ import { readResultsDocument } from "../../results/read.ts";
 import type { ResultsDocument } from "../../results/types.ts";
 import { findChromium, launchChromium } from "../../testing/browser.ts";
 import { steadyDocument } from "../../testing/mod.ts";
+import { featureDocument } from "../../testing/chart_fixtures.ts";
 
 // The page's globals, as the functions that run in the browser see them
 // (no DOM types here: they would clash with Deno's in the test run).
@@ -51,6 +52,7 @@ async function documents(): Promise<
       await readResultsDocument(new URL("latest.json", RESULTS).pathname),
     ],
     ["steady", steadyDocument()],
+    ["features", featureDocument()],
     ["dequeue-cost", "dequeue-cost"],
   ];
 }
