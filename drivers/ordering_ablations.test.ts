@@ -21,7 +21,10 @@ import assert from "node:assert/strict";
 import { connect as connectAmqp } from "amqplib";
 import type { Driver, Json } from "./driver.ts";
 import { sqliteDriver } from "./sqlite.ts";
-import { sqliteLockInDequeueDriver } from "./sqlite_lock_in_dequeue.ts";
+import {
+  LockInDequeueDatabase,
+  sqliteLockInDequeueDriver,
+} from "./sqlite_lock_in_dequeue.ts";
 import { denoKvSingleDriver } from "./deno_kv.ts";
 import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
 import { amqpDriver } from "./amqp.ts";
@@ -29,7 +32,7 @@ import { amqpOrderedDriver, PARTITIONS } from "./amqp_ordered.ts";
 import { defaultSuite } from "./mod.ts";
 import { rabbitmqService, ServiceManager } from "../lib/services/mod.ts";
 import { sleep } from "../lib/system/sleep.ts";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, StatementSync } from "node:sqlite";
 
 /** What a keyed run saw: finishing order per key, and the most at once. */
 interface Seen {
@@ -150,6 +153,22 @@ Deno.test("the ordering ablations are listed, and declared as their bases", () =
     assert.match(ablation.description, /an ablation/, ablation.name);
   }
   assert.equal(denoKvFifoDriver.crossProcess, true);
+  // The SQLite ablation overrides `prepare` and nothing else.
+  assert.equal(
+    Object.getPrototypeOf(LockInDequeueDatabase.prototype),
+    DatabaseSync.prototype,
+  );
+  assert.deepEqual(
+    Object.getOwnPropertyNames(LockInDequeueDatabase.prototype).sort(),
+    ["constructor", "prepare"],
+  );
+  const db = new LockInDequeueDatabase(":memory:");
+  try {
+    assert.ok(db.prepare("SELECT 1 AS one") instanceof StatementSync);
+    assert.deepEqual({ ...db.prepare("SELECT 1 AS one").get() }, { one: 1 });
+  } finally {
+    db.close();
+  }
   assert.equal(amqpDriver.ordering?.supported, false);
   assert.equal(amqpOrderedDriver.ordering?.supported, true);
 });
