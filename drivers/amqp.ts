@@ -26,6 +26,7 @@ import { Buffer } from "node:buffer";
 import type { Driver, Json } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import { AmqpMessageQueue } from "@fedify/amqp";
+import { hash } from "./standins/amqp.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface AmqpConfig {
@@ -34,6 +35,10 @@ interface AmqpConfig {
   readonly queue: string;
   /** The delay queues' prefix, which the delay in milliseconds follows. */
   readonly delayedQueuePrefix: string;
+  /** With ordering on, the partition queues' prefix (the number follows). */
+  readonly orderingPrefix: string | null;
+  /** With ordering on, how many partition queues there are. */
+  readonly partitions: number | null;
   readonly [key: string]: Json;
 }
 
@@ -44,18 +49,33 @@ function registryOf(config: AmqpConfig): string {
 
 /**
  * The delay queue `AmqpMessageQueue` publishes a message with this delay
- * to (no ordering), or `undefined` when it goes to the ready queue.  It
- * follows the stand-in's (and upstream's) naming: the prefix, then the
- * delay in whole milliseconds.
+ * to, or `undefined` when it goes to the ready queue (or a partition).  It
+ * follows the stand-in's naming: the prefix, then the delay in whole
+ * milliseconds; with ordering on and a key, `ordering_`, the delay, `_` and
+ * the key's partition.
  */
 function delayQueueOf(
   config: AmqpConfig,
   options?: MessageQueueEnqueueOptions,
 ): string | undefined {
   const delay = options?.delay?.total("millisecond") ?? 0;
-  return delay > 0
-    ? `${config.delayedQueuePrefix}${Math.ceil(delay)}`
-    : undefined;
+  if (!(delay > 0)) return undefined;
+  const ms = Math.ceil(delay);
+  const key = options?.orderingKey;
+  return key == null || config.partitions == null
+    ? `${config.delayedQueuePrefix}${ms}`
+    : `${config.delayedQueuePrefix}ordering_${ms}_${
+      hash(key) % config.partitions
+    }`;
+}
+
+/** The partition queues of a run with ordering on; none without it. */
+function partitionsOf(config: AmqpConfig): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < (config.partitions ?? 0); i++) {
+    names.push(`${config.orderingPrefix}${i}`);
+  }
+  return names;
 }
 
 /**
@@ -93,8 +113,8 @@ async function withChannel<T>(
 }
 
 /**
- * Deletes the run's ready queue, the delay queues its registry names, and
- * the registry, with the messages they hold.
+ * Deletes the run's ready queue, its ordering partitions, the delay queues
+ * its registry names, and the registry, with the messages they hold.
  */
 async function dropQueues(
   connection: ChannelModel,
@@ -109,7 +129,8 @@ async function dropQueues(
       if (entry === false) break;
       names.add(entry.content.toString("utf-8"));
     }
-    for (const name of [...names, config.queue, registry]) {
+    const queues = [...names, config.queue, ...partitionsOf(config)];
+    for (const name of [...queues, registry]) {
       await channel.deleteQueue(name);
     }
   });
@@ -199,6 +220,11 @@ export interface AmqpVariant {
    * worker processes; the queue class itself is untouched.
    */
   readonly wrap?: (connection: ChannelModel) => ChannelModel;
+  /**
+   * Turns the queue's `ordering` option on with this many partitions
+   * (queues named after the run), and declares ordering keys supported.
+   */
+  readonly partitions?: number;
 }
 
 /**
@@ -214,12 +240,19 @@ export function amqpDriverFor(
     name,
     description,
     crossProcess: true,
-    ordering: {
-      supported: false,
-      note: "AmqpMessageQueue keeps order only with its ordering option " +
-        "(partitions with one active consumer), off by default and left " +
-        "off here: keys are ignored",
-    },
+    ordering: variant.partitions == null
+      ? {
+        supported: false,
+        note: "AmqpMessageQueue keeps order only with its ordering option " +
+          "(partitions with one active consumer), off by default and left " +
+          "off here: keys are ignored",
+      }
+      : {
+        supported: true,
+        note: `AmqpMessageQueue's ordering option on: ${variant.partitions} ` +
+          "partition queues with a single active consumer each, a key's " +
+          "messages all in one of them (the stand-in hashes the key itself)",
+      },
     service: rabbitmqService,
     queueSpecifier: "@fedify/amqp",
     packages: ["amqplib"],
@@ -233,6 +266,10 @@ export function amqpDriverFor(
         url: serviceUrl,
         queue: `fqb.${runId}`,
         delayedQueuePrefix: `fqb.${runId}.delayed_`,
+        orderingPrefix: variant.partitions == null
+          ? null
+          : `fqb.${runId}.ordering_`,
+        partitions: variant.partitions ?? null,
       };
       const connection = await open(serviceUrl);
       try {
@@ -264,6 +301,12 @@ export function amqpDriverFor(
       const queue = new AmqpMessageQueue(given, {
         queue: amqp.queue,
         delayedQueuePrefix: amqp.delayedQueuePrefix,
+        ...(amqp.partitions == null ? {} : {
+          ordering: {
+            queuePrefix: amqp.orderingPrefix ?? undefined,
+            partitions: amqp.partitions,
+          },
+        }),
       });
       return {
         queue: new RecordingQueue(queue, connection, amqp),

@@ -21,7 +21,8 @@ import { join } from "node:path";
 import type { Driver, Json } from "./driver.ts";
 import { DenoKvMessageQueue } from "@fedify/denokv";
 
-interface DenoKvConfig {
+/** What the sender and worker processes need to open the queue. */
+export interface DenoKvConfig {
   readonly path: string;
   readonly [key: string]: Json;
 }

@@ -8,7 +8,9 @@
 import type { Driver } from "./driver.ts";
 import { amqpDriver } from "./amqp.ts";
 import { amqpConfirmDriver } from "./amqp_confirm.ts";
+import { amqpOrderedDriver } from "./amqp_ordered.ts";
 import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
+import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
 import { inProcessDriver } from "./in_process.ts";
 import { mysqlDriver } from "./mysql.ts";
 import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
@@ -19,13 +21,17 @@ import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
 import { redisLimit1Driver } from "./redis_limit1.ts";
 import { sqliteDriver } from "./sqlite.ts";
 import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
+import { sqliteLockInDequeueDriver } from "./sqlite_lock_in_dequeue.ts";
 
 export type { Driver } from "./driver.ts";
 export {
   amqpConfirmDriver,
   amqpDriver,
+  amqpOrderedDriver,
   denoKvDriver,
+  denoKvFifoDriver,
   denoKvSingleDriver,
+  denoKvSingleFifoDriver,
   inProcessDriver,
   mysqlDriver,
   mysqlPoll200msDriver,
@@ -37,6 +43,7 @@ export {
   redisLimit1Driver,
   redisRdbDriver,
   sqliteDriver,
+  sqliteLockInDequeueDriver,
   sqlitePoll1sDriver,
 };
 
@@ -46,6 +53,8 @@ export const builtinDrivers: readonly Driver[] = [
   inProcessDriver,
   denoKvDriver,
   denoKvSingleDriver,
+  denoKvFifoDriver,
+  denoKvSingleFifoDriver,
   redisDriver,
   redisRdbDriver,
   redisAofDriver,
@@ -54,8 +63,10 @@ export const builtinDrivers: readonly Driver[] = [
   postgresIndexedDriver,
   amqpDriver,
   amqpConfirmDriver,
+  amqpOrderedDriver,
   sqliteDriver,
   sqlitePoll1sDriver,
+  sqliteLockInDequeueDriver,
   mysqlDriver,
   mysqlPoll200msDriver,
 ];

@@ -95,11 +95,16 @@ export const sqliteDriver: Driver = {
 /**
  * Opens the queue a `prepare` made, with the package's default poll
  * interval unless `pollSeconds` is given (for the `sqlite-poll1s`
- * ablation).
+ * ablation), on a `DatabaseSync` or the subclass given as `Database` (for
+ * the `sqlite-lock-in-dequeue` ablation).
  */
-export function openSqlite(config: Json, pollSeconds?: number): OpenedQueue {
+export function openSqlite(
+  config: Json,
+  pollSeconds?: number,
+  Database: typeof DatabaseSync = DatabaseSync,
+): OpenedQueue {
   const { path, table } = config as SqliteConfig;
-  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   const queue = new SqliteMessageQueue(db, {
     tableName: table,
     initialized: true,

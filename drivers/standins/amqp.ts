@@ -151,8 +151,11 @@ export interface AmqpMessageQueueOptions {
 /** A delay queue expires this long past its own delay without use. */
 const DELAY_QUEUE_EXPIRY_MARGIN_MS = 60_000;
 
-/** A stable 32-bit FNV-1a hash of a string's UTF-16 code units. */
-function hash(text: string): number {
+/**
+ * A stable 32-bit FNV-1a hash of a string's UTF-16 code units: an ordering
+ * key goes to partition `hash(key) % partitions`.
+ */
+export function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

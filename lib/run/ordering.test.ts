@@ -118,8 +118,12 @@ Deno.test("every built-in driver declares whether it honours orderingKey; packag
     "in-process",
     "deno-kv",
     "deno-kv-single",
+    "deno-kv-fifo",
+    "deno-kv-single-fifo",
+    "amqp-ordered",
     "sqlite",
     "sqlite-poll1s",
+    "sqlite-lock-in-dequeue",
     "mysql",
     "mysql-poll200ms",
   ]);
