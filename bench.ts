@@ -75,7 +75,7 @@ async function list(drivers: readonly Driver[]): Promise<void> {
       `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine` +
       (DEFAULT_RUN_SIMULATED
         ? " (simulated from the published results' timelines, not yet measured)"
-        : "") +
+        : " (measured: the published results/latest.json)") +
       `: each row gets ${DEFAULT_BUDGET_SECONDS} s (--budget), and a row ` +
       "that cannot finish within it is stopped and reported incomplete with " +
       "its measured rate and a labelled estimate; --until-done measures every " +

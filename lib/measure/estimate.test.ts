@@ -110,3 +110,19 @@ Deno.test("points after now are ignored", () => {
   assert.equal(estimate.delivered, 500);
   assert.equal(estimate.totalSeconds, 100);
 });
+
+Deno.test("one burst so far: the basis says the rate is the burst's own", () => {
+  // Deno KV across processes: nothing for 85 s, then a burst of 11.
+  const estimate = estimateTotal({
+    points: [[84, 0], [85, 5], [85.3, 11]],
+    nowSeconds: 85.4,
+    expected: 50_000,
+  });
+  assert.ok(estimate != null);
+  assert.match(
+    estimate.basis,
+    /11 of 50,000 delivered in 85 s, all in one burst/,
+  );
+  assert.match(estimate.basis, /no second burst came/);
+  assert.doesNotMatch(estimate.basis, /over the last 0 s/);
+});

@@ -84,16 +84,26 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   const rate = inWindow / window;
   const rest = remaining / rate;
   const capped = start > nowSeconds - wanted;
-  const basis = `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
-    `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
-    `last ${seconds(window)} (${
-      capped
-        ? "since the first delivery"
-        : wanted > nowSeconds / 2
-        ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
-        : "the recent half of the run"
-    }); the remaining ${fmt(remaining)} at that rate, bounds ` +
-    `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`;
+  // One burst so far (a queue that delivers in batches has shown one): the
+  // rate within it is all there is, and the reader must know.
+  const oneBatch = window < 1;
+  const basis = oneBatch
+    ? `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+      `${seconds(nowSeconds)}, all in one burst of ${window.toFixed(1)} s ` +
+      `at its end; ${rate.toFixed(1)}/s within that burst stands for the ` +
+      `rate, as no second burst came to measure the rate between bursts; ` +
+      `the remaining ${fmt(remaining)} at that rate, bounds ` +
+      `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`
+    : `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+      `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
+      `last ${seconds(window)} (${
+        capped
+          ? "since the first delivery"
+          : wanted > nowSeconds / 2
+          ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
+          : "the recent half of the run"
+      }); the remaining ${fmt(remaining)} at that rate, bounds ` +
+      `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`;
   return {
     totalSeconds: round1(nowSeconds + rest),
     lowSeconds: round1(nowSeconds + rest / FASTER_BOUND),

@@ -61,7 +61,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "start-up)): 10 recipients per activity, each queue without a " +
       "wrapper; 20 s idle, " +
       "then each queue's capacity searched to within 10% from 8 " +
-      "activities/s (Poisson probes of 20 s plus up to 10 s of drain, at " +
+      "activities/s (evenly spaced probes of 20 s plus up to 10 s of drain, at " +
       "most 150 s per queue) with p99 latency there judged against 5 s, " +
       "and the load generator's own limit",
     settings: {
