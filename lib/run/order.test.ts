@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { planRounds, seededRandom, shuffle } from "./order.ts";
+import { seededRandom } from "../../fake_inbox/behaviour.ts";
+import { planRounds, shuffle } from "./order.ts";
 
 const IDS = ["baseline", "none", "in-process", "redis", "redis-x4", "sqlite"];
 

@@ -7,25 +7,11 @@
  *
  * @module
  */
+import { seededRandom } from "../../fake_inbox/behaviour.ts";
 
 /** A random seed for {@link planRounds}: a 32-bit unsigned integer. */
 export function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0];
-}
-
-/**
- * A pseudo-random generator of numbers in [0, 1) from a 32-bit seed
- * (mulberry32): the same seed gives the same sequence on every platform.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A shuffled copy of `items` (Fisher–Yates, drawing from `random`). */
