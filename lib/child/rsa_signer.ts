@@ -41,20 +41,29 @@ export const SIGNING_STRING: Uint8Array<ArrayBuffer> = new TextEncoder().encode(
   ].join("\n"),
 );
 
+/** The signing algorithm Fedify's RSA keys use. */
+export const RSA_ALGORITHM = "RSASSA-PKCS1-v1_5";
+
+/** A fresh RSA-2048 private key, as the calibration signs with. */
+export async function rsaSigningKey(): Promise<CryptoKey> {
+  const { privateKey } = await crypto.subtle.generateKey(
+    {
+      name: RSA_ALGORITHM,
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    },
+    false,
+    ["sign", "verify"],
+  );
+  return privateKey;
+}
+
 if (import.meta.main) {
   const scope = globalThis as unknown as WorkerScope;
-  const algorithm = "RSASSA-PKCS1-v1_5";
+  const algorithm = RSA_ALGORITHM;
   try {
-    const { privateKey } = await crypto.subtle.generateKey(
-      {
-        name: algorithm,
-        modulusLength: 2048,
-        publicExponent: new Uint8Array([1, 0, 1]),
-        hash: "SHA-256",
-      },
-      false,
-      ["sign", "verify"],
-    );
+    const privateKey = await rsaSigningKey();
     scope.onmessage = async ({ data }) => {
       try {
         const started = performance.now();

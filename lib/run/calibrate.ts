@@ -16,7 +16,12 @@
  * @module
  */
 import type { CalibrationPoint } from "../results/types.ts";
-import { SIGNING_STRING, type SignReply } from "../child/rsa_signer.ts";
+import {
+  RSA_ALGORITHM,
+  rsaSigningKey,
+  SIGNING_STRING,
+  type SignReply,
+} from "../child/rsa_signer.ts";
 import { Child } from "../system/process.ts";
 import { median, spreadOf } from "../measure/stats.ts";
 
@@ -122,17 +127,8 @@ export async function measureRsaSigns(
   slices: number,
   sliceSeconds: number,
 ): Promise<number[]> {
-  const algorithm = "RSASSA-PKCS1-v1_5";
-  const { privateKey } = await crypto.subtle.generateKey(
-    {
-      name: algorithm,
-      modulusLength: 2048,
-      publicExponent: new Uint8Array([1, 0, 1]),
-      hash: "SHA-256",
-    },
-    false,
-    ["sign", "verify"],
-  );
+  const algorithm = RSA_ALGORITHM;
+  const privateKey = await rsaSigningKey();
   const sign = () => crypto.subtle.sign(algorithm, privateKey, SIGNING_STRING);
   return await inSlices(slices, sliceSeconds, async (until) => {
     let count = 0;
