@@ -23,18 +23,20 @@ export const LOAD_ALLOWANCE = 5;
  *
  * @param condition What to wait for.
  * @param ms The longest wait on a quiet machine.
- * @param what Names the condition in the failure.
+ * @param what Names the condition in the failure; a function is called
+ *   then, so that the failure can say what was there instead.
  */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   ms: number,
-  what: string,
+  what: string | (() => string),
 ): Promise<void> {
   const limit = ms * LOAD_ALLOWANCE;
   const deadline = Date.now() + limit;
   while (!(await condition())) {
     if (Date.now() > deadline) {
-      assert.fail(`timed out waiting ${limit} ms for ${what}`);
+      const named = typeof what === "string" ? what : what();
+      assert.fail(`timed out waiting ${limit} ms for ${named}`);
     }
     await sleep(10);
   }
