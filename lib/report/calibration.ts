@@ -23,6 +23,7 @@ import type { Calibration, CalibrationPoint } from "../results/types.ts";
 /** What each rate is, for prose. */
 export const RATE_LABELS: Readonly<Record<CalibrationRate, string>> = {
   rsaSignsPerSecond: "RSA-2048 signatures",
+  rsaSignsPerSecondAllCores: "RSA-2048 signatures on every core",
   loopbackRequestsPerSecond: "loopback POSTs",
 };
 

@@ -280,6 +280,43 @@ Deno.test("compareResults: a slower machine is normalised away", () => {
   );
 });
 
+Deno.test("compareResults: normalised by the all-cores rate where both files have it", () => {
+  // A busy host: one thread signs as fast as before, every core 25% slower,
+  // and the row took 40% longer.
+  const c = compareResults(
+    doc(
+      [config("pg", 10, 100, 50, WIDE, "ok", 3)],
+      {},
+      calibration(600, 9000, 1200),
+    ),
+    doc(
+      [config("pg", 14, 100, 50, WIDE, "ok", 3)],
+      {},
+      calibration(600, 9000, 900),
+    ),
+  );
+  assert.equal(c.calibration.normalizingRate, "rsaSignsPerSecondAllCores");
+  assert.equal(c.calibration.scale, 0.75);
+  assert.deepEqual(c.calibration.shifts?.map((s) => s.rate), [
+    "rsaSignsPerSecond",
+    "rsaSignsPerSecondAllCores",
+    "loopbackRequestsPerSecond",
+  ]);
+  const receive = change(c, "pg", "receiveSeconds")!;
+  assert.ok(Math.abs(receive.normalized!.new!.value - 10.5) < 1e-9);
+  assert.match(
+    renderComparison(c),
+    /by the ratio of the files' RSA-2048 signatures on every core per second \(new ÷ old = 0\.750/,
+  );
+  // A file from before the all-cores rate: the one-thread rate, as before.
+  const older = compareResults(
+    doc([], {}, calibration(600, 9000)),
+    doc([], {}, calibration(300, 9000, 900)),
+  );
+  assert.equal(older.calibration.normalizingRate, "rsaSignsPerSecond");
+  assert.equal(older.calibration.scale, 0.5);
+});
+
 Deno.test("compareResults: drift within a suite is reported", () => {
   const drifting: Calibration = {
     start: calibration(600, 9000).start,

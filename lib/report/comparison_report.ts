@@ -20,7 +20,6 @@ import {
   type FigureChange,
   type FigureRange,
   MIN_RUNS,
-  NORMALIZING_RATE,
 } from "./comparison.ts";
 import type { Regression } from "./regressions.ts";
 
@@ -209,7 +208,7 @@ function calibrationLines(c: CalibrationComparison): string[] {
         beyond.map(formatShift).join("; ")
       }): ${
         c.scale == null
-          ? `${RATE_LABELS[NORMALIZING_RATE]}, which dominate a delivery's ` +
+          ? `${RATE_LABELS[c.normalizingRate!]}, which dominate a delivery's ` +
             "cost, do not, so nothing is normalised."
           : "the machine's speed changed; each figure is also shown " +
             "normalised to the old file's speed."
@@ -309,7 +308,9 @@ export function renderComparison(c: Comparison): string {
     const scale = c.calibration.scale;
     notes.push(
       "Normalised: the new figure at the old file's machine speed, by the " +
-        `ratio of the files' ${RATE_LABELS[NORMALIZING_RATE]} per second ` +
+        `ratio of the files' ${
+          RATE_LABELS[c.calibration.normalizingRate!]
+        } per second ` +
         `(new ÷ old = ${scale.toFixed(3)}, ${formatRatio(scale)}): times ` +
         "and latencies × it, deliveries/s ÷ it.  A delivery's cost is " +
         "mostly the sender's CPU, dominated by its RSA signature; a " +

@@ -12,10 +12,16 @@
  */
 import type { Calibration, CalibrationPoint } from "./types.ts";
 
-/** The rates a calibration records. */
-export type CalibrationRate = "rsaSignsPerSecond" | "loopbackRequestsPerSecond";
+/**
+ * The rates a calibration records; `rsaSignsPerSecondAllCores` only in files
+ * written since it was measured ({@link recordedSuiteRate} reads it).
+ */
+export type CalibrationRate =
+  | "rsaSignsPerSecond"
+  | "rsaSignsPerSecondAllCores"
+  | "loopbackRequestsPerSecond";
 
-/** Every rate, in the order they are shown. */
+/** Every rate every calibration records, in the order they are shown. */
 export const CALIBRATION_RATES: readonly CalibrationRate[] = [
   "rsaSignsPerSecond",
   "loopbackRequestsPerSecond",
@@ -45,13 +51,16 @@ export interface RateShift {
   readonly beyondNoise: boolean;
 }
 
-/** One rate of one calibration point. */
+/**
+ * One rate of one calibration point (the all-cores rate only where the point
+ * records it: see {@link recordedSuiteRate}).
+ */
 export function rateOf(
   point: CalibrationPoint,
   rate: CalibrationRate,
 ): RateRange {
-  const spread = point.spread[rate];
-  return { value: point[rate], min: spread.min, max: spread.max };
+  const spread = point.spread[rate]!;
+  return { value: point[rate]!, min: spread.min, max: spread.max };
 }
 
 /**
@@ -70,6 +79,23 @@ export function suiteRate(
     min: Math.min(...points.map((p) => p.min)),
     max: Math.max(...points.map((p) => p.max)),
   };
+}
+
+/**
+ * A suite's rate as {@link suiteRate} gives it, for a rate that not every
+ * file records (the all-cores rate): `null` unless every point of the
+ * calibration has it, with its spread.
+ */
+export function recordedSuiteRate(
+  calibration: Calibration,
+  rate: CalibrationRate,
+): RateRange | null {
+  const points = [calibration.start, calibration.end]
+    .filter((p) => p != null);
+  const recorded = points.every((p) =>
+    typeof p[rate] === "number" && p.spread[rate] != null
+  );
+  return recorded ? suiteRate(calibration, rate) : null;
 }
 
 /** How `rate` changed from `from` to `to`. */
