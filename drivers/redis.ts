@@ -51,8 +51,28 @@ export function connect(url: string, Client: typeof Redis = Redis): Redis {
     lazyConnect: false,
     maxRetriesPerRequest: 3,
   });
-  redis.on("error", () => {/* surfaced by the failing command */});
+  // Surfaced by the failing command; kept for its message, which says only
+  // "max retries per request" when the connection was the problem.
+  redis.on("error", (error: unknown) => connectionErrors.set(redis, error));
   return redis;
+}
+
+/** The last connection error of each client made by {@link connect}. */
+const connectionErrors = new WeakMap<Redis, unknown>();
+
+/**
+ * `error`, a failed command's, with the client's last connection error
+ * beside it when there was one: ioredis reports a lost connection as
+ * "Reached the max retries per request limit" alone.
+ */
+function withConnectionError(redis: Redis, error: unknown): Error {
+  const cause = connectionErrors.get(redis);
+  return cause == null
+    ? error instanceof Error ? error : new Error(String(error))
+    : new Error(
+      `${errorMessage(error)} (last connection error: ${errorMessage(cause)})`,
+      { cause: error },
+    );
 }
 
 /** Deletes every key that starts with `prefix`. */
@@ -153,6 +173,8 @@ async function applyPersistence(
     const again = connect(url);
     try {
       await configSet(again, changed.toReversed());
+    } catch (error) {
+      throw withConnectionError(again, error);
     } finally {
       again.disconnect();
     }
@@ -226,6 +248,8 @@ export function redisDriverFor(
           const redis = connect(serviceUrl);
           try {
             await deleteKeys(redis, config.prefix);
+          } catch (error) {
+            throw withConnectionError(redis, error);
           } finally {
             redis.disconnect();
             await restore();
