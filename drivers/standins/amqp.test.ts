@@ -17,6 +17,7 @@ import { Buffer } from "node:buffer";
 import {
   descendants,
   isAlive,
+  outliveCrash,
   type Recorder,
   recordMessages,
   rejectsWithin,
@@ -573,31 +574,25 @@ Deno.test({
           "a broker crash: listeners fail, queues survive",
           async () => {
             const name = `crash${serial++}`;
-            // First a queue whose declaration has outlived a crash.
-            // RabbitMQ (3.10 here) can forget a durable queue declared just
-            // before a SIGKILL, confirmed messages and all: the restarted
-            // broker recovers only the queues declared before it (its
-            // record was not yet on disk; this test failed so, under load).
-            // A queue that came back from one crash is on disk for good,
-            // so the crash below is judged on messages alone.
-            for (let attempt = 1;; attempt++) {
-              const setup = await open();
-              await queueOn(setup, name).enqueue({ setup: true });
-              await services.crash(rabbitmqService);
-              server = await services.acquire(rabbitmqService);
-              const after = await open();
-              if (await queueExists(after, `${prefix}.${name}`)) {
+            // A queue that has outlived a crash of its own, so that the
+            // crash below is judged on messages alone (see outliveCrash).
+            server = await outliveCrash(
+              services,
+              rabbitmqService,
+              async () => {
+                await queueOn(await open(), name).enqueue({ setup: true });
+              },
+              async () => {
+                const after = await open();
+                if (!await queueExists(after, `${prefix}.${name}`)) {
+                  return false;
+                }
                 const channel = await after.createChannel();
                 await channel.purgeQueue(`${prefix}.${name}`);
                 await channel.close();
-                break;
-              }
-              assert.ok(
-                attempt < 5,
-                `RabbitMQ forgot the queue's declaration in ${attempt} ` +
-                  "crashes in a row",
-              );
-            }
+                return true;
+              },
+            );
             const doomed = await open();
             const queue = queueOn(doomed, name);
             await queue.enqueueMany(

@@ -35,6 +35,7 @@ export {
   withLogDir,
 } from "./runs.ts";
 export {
+  outliveCrash,
   rejectsWithin,
   withEnv,
   withRedis,

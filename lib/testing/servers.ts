@@ -1,13 +1,19 @@
 /**
  * Fixtures for tests of servers and their clients: environment variables
  * set for one test, a TCP server that never answers, a rejection that must
- * come in time, and a connected Redis client.
+ * come in time, a connected Redis client, and state that has outlived a
+ * server crash.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
 import { LOAD_ALLOWANCE } from "./queues.ts";
+import type {
+  AcquiredService,
+  ServiceDefinition,
+  ServiceManager,
+} from "../services/mod.ts";
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
@@ -125,5 +131,43 @@ export async function withRedis<T>(
     return await fn(redis);
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * Makes state on `manager`'s throwaway server that a crash will not take:
+ * makes it, crashes the server, and checks it came back, up to `attempts`
+ * times.  A test of what a crash does to messages needs its queues to exist
+ * after the crash: RabbitMQ 3.10 keeps queue declarations in Mnesia, whose
+ * log reaches the disk a moment after the declaration returns, and a
+ * durable queue declared just before a SIGKILL can be gone after the
+ * restart, confirmed messages and all (seen under load).  What came back
+ * from one crash is on disk.
+ *
+ * @param manager The manager that started the server.
+ * @param def The server's kind.
+ * @param make Makes the state (e.g. declares the queues).
+ * @param present Whether the state is there after the restart (and clears
+ *   whatever `make` left that the test must not see).
+ * @param attempts Crashes to try before failing the test.
+ * @returns The server after the last restart.
+ */
+export async function outliveCrash(
+  manager: ServiceManager,
+  def: ServiceDefinition,
+  make: (url: string) => Promise<void>,
+  present: (url: string) => Promise<boolean>,
+  attempts = 5,
+): Promise<AcquiredService> {
+  for (let attempt = 1;; attempt++) {
+    await make((await manager.acquire(def)).url);
+    await manager.crash(def);
+    const server = await manager.acquire(def);
+    if (await present(server.url)) return server;
+    assert.ok(
+      attempt < attempts,
+      `${def.name}: the state made before a crash was gone after the ` +
+        `restart in ${attempt} crashes in a row`,
+    );
   }
 }
