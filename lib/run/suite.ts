@@ -9,6 +9,7 @@
  */
 import type { Driver } from "../../drivers/driver.ts";
 import {
+  type CalibrationOptions,
   combineCalibrations,
   measureCalibration,
   ROW_CALIBRATION,
@@ -91,6 +92,12 @@ export interface SuiteOptions {
    * bench's command line and `runBenchmark()` turn it on).
    */
   readonly calibrate?: boolean;
+  /**
+   * How long each calibration measures: by default the suite's start and
+   * end take 3 slices of 0.5 s per rate and each row's 3 of 0.25 s; a test
+   * that checks only the shape of the figures shortens both.
+   */
+  readonly calibrationSlices?: CalibrationOptions;
   /**
    * The command line as run, recorded as `environment.command`; `null`
    * (the default) for a suite started through the library.
@@ -212,13 +219,16 @@ export async function runSuite(
   };
   try {
     if (calibrate) {
-      const start = await measureCalibration().catch((error) => {
-        throw new Error(
-          `cannot measure the machine's speed (${errorMessage(error)}); run ` +
-            "with --no-calibrate (calibrate: false) to skip it",
-          { cause: error },
-        );
-      });
+      const start = await measureCalibration(options.calibrationSlices)
+        .catch((error) => {
+          throw new Error(
+            `cannot measure the machine's speed (${
+              errorMessage(error)
+            }); run ` +
+              "with --no-calibrate (calibrate: false) to skip it",
+            { cause: error },
+          );
+        });
       calibration = { start, end: null };
     }
     await refreshEnvironment();
@@ -270,7 +280,9 @@ export async function runSuite(
         }
         const log = state.log;
         const before = calibrate
-          ? await measureCalibration(ROW_CALIBRATION).catch((error) => {
+          ? await measureCalibration(
+            options.calibrationSlices ?? ROW_CALIBRATION,
+          ).catch((error) => {
             // A row measured without its calibration beats no row at all.
             console.error(
               `${id}: calibration before the run failed ` +
@@ -354,7 +366,10 @@ export async function runSuite(
   }
   if (calibration != null && !options.signal?.aborted) {
     try {
-      calibration = { ...calibration, end: await measureCalibration() };
+      calibration = {
+        ...calibration,
+        end: await measureCalibration(options.calibrationSlices),
+      };
     } catch (error) {
       // Every configuration is measured by now: keep the results.
       console.error(
