@@ -41,10 +41,17 @@ Deno.test("formatSummary writes the line CI reads, as deno test does", () => {
     { passed: 456, passedSteps: 32, failed: 0, failedSteps: 0, ignored: 6 },
   );
   const line = formatSummary(counts, 281_400, false);
-  assert.equal(line, "ok | 458 passed (47 steps) | 0 failed | 6 ignored (4m41s)");
+  assert.equal(
+    line,
+    "ok | 458 passed (47 steps) | 0 failed | 6 ignored (4m41s)",
+  );
   assert.deepEqual(parseSummary(line), counts);
   assert.equal(
-    formatSummary({ ...NO_TESTS, passed: 1, failed: 1, failedSteps: 1 }, 13_000, true),
+    formatSummary(
+      { ...NO_TESTS, passed: 1, failed: 1, failedSteps: 1 },
+      13_000,
+      true,
+    ),
     "FAILED | 1 passed | 1 failed (1 step) (13s)",
   );
   assert.equal(formatDuration(450), "450ms");

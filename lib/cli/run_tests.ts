@@ -95,7 +95,8 @@ export function formatSummary(
   ms: number,
   failed: boolean,
 ): string {
-  const steps = (n: number) => n === 0 ? "" : ` (${n} step${n === 1 ? "" : "s"})`;
+  const steps = (n: number) =>
+    n === 0 ? "" : ` (${n} step${n === 1 ? "" : "s"})`;
   return [
     failed ? "FAILED" : "ok",
     `${counts.passed} passed${steps(counts.passedSteps)}`,
@@ -120,7 +121,10 @@ export function findTestFiles(root: string): string[] {
       const path = join(dir, entry.name);
       if (entry.isDirectory) walk(path);
       else if (entry.isFile && entry.name.endsWith(".test.ts")) {
-        found.push({ path: relative(root, path), size: Deno.statSync(path).size });
+        found.push({
+          path: relative(root, path),
+          size: Deno.statSync(path).size,
+        });
       }
     }
   };
@@ -183,7 +187,9 @@ async function main(args: readonly string[]): Promise<number> {
         const result = await runFile(file);
         console.log(result.output.trimEnd());
         if (result.counts == null) {
-          broken.push(`${file}: ended with exit code ${result.code} and no summary`);
+          broken.push(
+            `${file}: ended with exit code ${result.code} and no summary`,
+          );
         } else {
           counts = addCounts(counts, result.counts);
           if (result.counts.failed > 0 || result.code !== 0) {
