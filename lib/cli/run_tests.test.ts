@@ -59,7 +59,7 @@ Deno.test("formatSummary writes the line CI reads, as deno test does", () => {
   assert.equal(formatDuration(60_000), "1m0s");
 });
 
-Deno.test("findTestFiles: every *.test.ts, largest first, none from results, runs, node_modules or hidden folders", async () => {
+Deno.test("findTestFiles: every *.test.ts, largest first, none from the top-level results and runs, node_modules or hidden folders", async () => {
   const root = await Deno.makeTempDir({ prefix: "fqb-run-tests-" });
   try {
     const write = async (path: string, size: number) => {
@@ -72,11 +72,14 @@ Deno.test("findTestFiles: every *.test.ts, largest first, none from results, run
     await write("lib/b.test.ts", 30);
     await write("lib/deep/c.test.ts", 20);
     await write("lib/helper.ts", 99);
+    // Only the top-level results/ and runs/ are skipped.
+    await write("lib/results/e.test.ts", 25);
     for (const skipped of ["results", "runs", "node_modules", ".git"]) {
       await write(`${skipped}/d.test.ts`, 50);
     }
     assert.deepEqual(findTestFiles(root), [
       "lib/b.test.ts",
+      "lib/results/e.test.ts",
       "lib/deep/c.test.ts",
       "a.test.ts",
     ]);

@@ -105,11 +105,12 @@ export function formatSummary(
   ].join(" | ") + ` (${formatDuration(ms)})`;
 }
 
-/** Folders that hold no tests of the project. */
-const SKIPPED = new Set(["node_modules", "results", "runs"]);
+/** Top-level folders that hold no tests: published and user results. */
+const SKIPPED_AT_ROOT = new Set(["results", "runs"]);
 
 /**
- * Every `*.test.ts` file under `root`, largest first (a rough first guess
+ * Every `*.test.ts` file under `root` but its `results/` and `runs/` (and
+ * any `node_modules` or hidden folder), largest first (a rough first guess
  * at the longest, so that the long files start early and the two processes
  * end together), as paths relative to `root`.
  */
@@ -117,7 +118,8 @@ export function findTestFiles(root: string): string[] {
   const found: { path: string; size: number }[] = [];
   const walk = (dir: string) => {
     for (const entry of Deno.readDirSync(dir)) {
-      if (entry.name.startsWith(".") || SKIPPED.has(entry.name)) continue;
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      if (dir === root && SKIPPED_AT_ROOT.has(entry.name)) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory) walk(path);
       else if (entry.isFile && entry.name.endsWith(".test.ts")) {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Percentiles } from "../../results/types.ts";
+import { textWidth } from "./text.ts";
 
 /** Total width of every chart, in pixels. */
 export const WIDTH = 720;
@@ -123,14 +124,35 @@ export const CONFIG = {
 } as const;
 
 /**
+ * `line` as lines no wider than the chart (at the subtitle's size), broken
+ * between its ` · `-separated parts; a part wider than the chart alone stays
+ * whole.
+ */
+export function wrapSubtitle(line: string): string[] {
+  const fits = (text: string) =>
+    textWidth({ fontSize: CONFIG.title.subtitleFontSize }, text) <= WIDTH;
+  const lines: string[] = [];
+  for (const part of line.split(" · ")) {
+    const last = lines.at(-1);
+    if (last != null && fits(`${last} · ${part}`)) {
+      lines[lines.length - 1] = `${last} · ${part}`;
+    } else lines.push(part);
+  }
+  return lines;
+}
+
+/**
  * The top of every chart spec: schema, config, width, and the title over the
- * suite's subtitle, plus `note` on a second line when there is one.
+ * suite's subtitle, plus `note` on the lines below when there is one, each
+ * broken to the chart's width ({@link wrapSubtitle}).
  */
 export function frame(
   context: { readonly subtitle: string },
   title: string,
   note = "",
 ) {
+  const lines = [context.subtitle, ...(note === "" ? [] : [note])]
+    .flatMap(wrapSubtitle);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     description: title,
@@ -138,9 +160,28 @@ export function frame(
     width: WIDTH,
     title: {
       text: title,
-      subtitle: note === "" ? context.subtitle : [context.subtitle, note],
+      subtitle: lines.length === 1 ? lines[0] : lines,
     },
   };
+}
+
+/**
+ * How many columns a legend of these labels gets: as many as fit the
+ * chart's width, at most {@link CONFIG}'s three.
+ */
+export function legendColumns(labels: readonly string[]): number {
+  const widest = Math.max(
+    0,
+    ...labels.map((label) =>
+      textWidth({ fontSize: CONFIG.legend.labelFontSize }, label)
+    ),
+  );
+  // The symbol (a long dashed stroke at most), its gap, and the padding.
+  const entry = widest + 40 + CONFIG.legend.columnPadding;
+  return Math.max(
+    1,
+    Math.min(CONFIG.legend.columns, Math.floor(WIDTH / entry)),
+  );
 }
 
 /** The size of the charts over a quantitative x axis: full width, 320 high. */

@@ -17,7 +17,13 @@ import {
   maxPerBucket,
   meanPerBucket,
 } from "./resample.ts";
-import { fitted, frame, MAX_PLAIN_SERIES, RULE_LABEL_MARK } from "./theme.ts";
+import {
+  fitted,
+  frame,
+  legendColumns,
+  MAX_PLAIN_SERIES,
+  RULE_LABEL_MARK,
+} from "./theme.ts";
 import type { Series, Timeline } from "../../results/types.ts";
 
 /** One point of one configuration's line, `t` in the context's time unit. */
@@ -237,6 +243,7 @@ export function configurationStyle(
   const values = context.colors.domain.filter((value) => present.has(value));
   const legend = {
     values,
+    columns: legendColumns(values),
     symbolType: "stroke",
     description: `Configurations: ${values.join(", ")}`,
   };
