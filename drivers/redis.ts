@@ -65,14 +65,13 @@ const connectionErrors = new WeakMap<Redis, unknown>();
  * beside it when there was one: ioredis reports a lost connection as
  * "Reached the max retries per request limit" alone.
  */
-function withConnectionError(redis: Redis, error: unknown): Error {
+function withConnectionError(redis: Redis, error: unknown): unknown {
   const cause = connectionErrors.get(redis);
-  return cause == null
-    ? error instanceof Error ? error : new Error(String(error))
-    : new Error(
-      `${errorMessage(error)} (last connection error: ${errorMessage(cause)})`,
-      { cause: error },
-    );
+  if (cause == null) return error;
+  return new Error(
+    `${errorMessage(error)} (last connection error: ${errorMessage(cause)})`,
+    { cause: error },
+  );
 }
 
 /** Deletes every key that starts with `prefix`. */

@@ -18,6 +18,7 @@ import {
   descendants,
   isAlive,
   outliveCrash,
+  queueExists,
   type Recorder,
   recordMessages,
   rejectsWithin,
@@ -60,24 +61,6 @@ function brokerLogTail(pid: number, lines = 40): string {
       .split("\n").slice(-lines).join("\n");
   } catch (error) {
     return `(unreadable: ${errorMessage(error)})`;
-  }
-}
-
-/** Whether a queue exists (a missing one closes the channel it is asked on). */
-async function queueExists(
-  connection: ChannelModel,
-  name: string,
-): Promise<boolean> {
-  const channel = await connection.createChannel();
-  channel.on("error", () => {});
-  try {
-    await channel.checkQueue(name);
-    return true;
-  } catch (error) {
-    assert.equal((error as { code?: number }).code, 404);
-    return false;
-  } finally {
-    await channel.close().catch(() => {});
   }
 }
 
@@ -601,8 +584,8 @@ Deno.test({
             // Unconfirmed, as upstream; a confirmed marker behind them means
             // the broker has written them all, once the queue holds them:
             // the marker goes on another channel, and RabbitMQ keeps no
-            // order between channels, so a marker sent at once can be
-            // written before the last of them and a crash then loses some.
+            // order between channels, so a marker sent at once could be
+            // written before the last of them.
             const inspect = await doomed.createChannel();
             let ready = 0;
             await waitFor(

@@ -189,6 +189,8 @@ async function main(args: readonly string[]): Promise<number> {
         const result = await runFile(file);
         console.log(result.output.trimEnd());
         if (result.counts == null) {
+          // A file that died before its summary counts as one failure.
+          counts = addCounts(counts, { ...NO_TESTS, failed: 1 });
           broken.push(
             `${file}: ended with exit code ${result.code} and no summary`,
           );
@@ -204,10 +206,6 @@ async function main(args: readonly string[]): Promise<number> {
   const failed = broken.length > 0;
   if (failed) {
     console.log(`\nfailed:\n${broken.map((b) => `  ${b}`).join("\n")}`);
-    counts = addCounts(counts, {
-      ...NO_TESTS,
-      failed: broken.filter((b) => b.includes("no summary")).length,
-    });
   }
   console.log(
     "\n" + formatSummary(counts, performance.now() - started, failed),

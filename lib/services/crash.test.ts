@@ -15,6 +15,7 @@ import {
   exists,
   isAlive,
   outliveCrash,
+  queueExists,
   survivors,
   withRedis,
 } from "../testing/mod.ts";
@@ -280,12 +281,7 @@ Deno.test({
           const connection = await amqpConnect(url);
           connection.on("error", () => {});
           try {
-            const channel = await connection.createChannel();
-            channel.on("error", () => {});
-            return await channel.checkQueue("fqb-durable").then(
-              () => true,
-              () => false,
-            );
+            return await queueExists(connection, "fqb-durable");
           } finally {
             await connection.close().catch(() => {});
           }

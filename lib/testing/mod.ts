@@ -36,6 +36,7 @@ export {
 } from "./runs.ts";
 export {
   outliveCrash,
+  queueExists,
   rejectsWithin,
   withEnv,
   withRedis,

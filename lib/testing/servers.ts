@@ -7,6 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import type { ChannelModel } from "amqplib";
 import { Redis } from "ioredis";
 import { LOAD_ALLOWANCE } from "./queues.ts";
 import type {
@@ -169,5 +170,23 @@ export async function outliveCrash(
       `${def.name}: the state made before a crash was gone after the ` +
         `restart in ${attempt} crashes in a row`,
     );
+  }
+}
+
+/** Whether a queue exists (a missing one closes the channel it is asked on). */
+export async function queueExists(
+  connection: ChannelModel,
+  name: string,
+): Promise<boolean> {
+  const channel = await connection.createChannel();
+  channel.on("error", () => {});
+  try {
+    await channel.checkQueue(name);
+    return true;
+  } catch (error) {
+    assert.equal((error as { code?: number }).code, 404);
+    return false;
+  } finally {
+    await channel.close().catch(() => {});
   }
 }
