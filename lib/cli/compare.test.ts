@@ -57,9 +57,15 @@ Deno.test("compare CLI: by default the latest run of runs/ against the published
       JSON.stringify(doc([config("redis", 10, 100, 50)])),
     );
     const run = await makeRunDir(join(dir, "runs"));
+    // A run written now (schema version 2) against older published results
+    // (version 1): both are read.
     await Deno.writeTextFile(
       join(run, "latest.json"),
-      JSON.stringify(doc([config("redis", 20, 50, 50)])),
+      JSON.stringify({
+        ...doc([config("redis", 20, 50, 50)]),
+        schemaVersion: 2,
+        suiteSeconds: 1,
+      }),
     );
     await pointLatest(run, join(dir, "runs"));
     const both = await cliIn(dir);
@@ -86,7 +92,7 @@ Deno.test("compare CLI: bad usage and unreadable files exit 2", async () => {
   await withFiles({
     "old.json": doc([config("redis", 10, 100, 50)]),
     "bad.json": "{ not json",
-    "v2.json": { ...doc([]), schemaVersion: 2 },
+    "v3.json": { ...doc([]), schemaVersion: 3 },
   }, async (path) => {
     const missing = await cli(path("old.json"), path("nope.json"));
     assert.equal(missing.code, 2);
@@ -96,9 +102,9 @@ Deno.test("compare CLI: bad usage and unreadable files exit 2", async () => {
     assert.equal(invalid.code, 2);
     assert.match(invalid.stderr, /bad\.json: invalid JSON/);
 
-    const version = await cli(path("old.json"), path("v2.json"));
+    const version = await cli(path("old.json"), path("v3.json"));
     assert.equal(version.code, 2);
-    assert.match(version.stderr, /v2\.json: unsupported schemaVersion 2/);
+    assert.match(version.stderr, /v3\.json: unsupported schemaVersion 3/);
 
     const usage = await cli(path("old.json"), path("old.json"), "x.json");
     assert.equal(usage.code, 2);

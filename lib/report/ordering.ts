@@ -105,7 +105,7 @@ export function orderingSections(document: ResultsDocument): Section[] {
     textColumn<ConfigurationResult>("Status", (r) => r.status),
   ], rows);
   const broken = rows.filter((r) =>
-    r.ordering!.key === "object" && r.ordering!.supported &&
+    r.ordering!.key === "object" && r.ordering!.supported && queued(r) &&
     (r.ordering!.violations ?? 0) > 0
   );
   const brokenNote = broken.length === 0 ? [] : [
@@ -157,6 +157,15 @@ function listed(
 }
 
 /**
+ * Whether a row ran a queue: a driver without one (no queue at all, the
+ * baseline) records `implementation: null`.  Older files without the field
+ * count as queued.
+ */
+function queued(r: ConfigurationResult): boolean {
+  return r.implementation !== null;
+}
+
+/**
  * The section read for the user, from its figures only: where order held
  * with a key and where it did not, which rows were declared unsupported,
  * how often order broke without a key, and what the key cost at most and
@@ -170,9 +179,13 @@ export function orderingSummary(
     integer.format(r.ordering!.violations ?? 0);
   const counted = rows.filter((r) => r.ordering!.violations != null);
   const keyed = counted.filter((r) => r.ordering!.key === "object");
-  const honoured = keyed.filter((r) => r.ordering!.supported);
-  const held = honoured.filter((r) => r.ordering!.violations === 0);
+  const kept = keyed.filter((r) => r.ordering!.supported);
+  const honoured = kept.filter(queued);
+  const held = kept.filter((r) => r.ordering!.violations === 0);
   const broke = honoured.filter((r) => r.ordering!.violations! > 0);
+  const brokeUnqueued = kept.filter((r) =>
+    !queued(r) && r.ordering!.violations! > 0
+  );
   const unsupported = keyed.filter((r) => !r.ordering!.supported);
   const sentences: string[] = [];
   if (keyed.length > 0) {
@@ -184,6 +197,11 @@ export function orderingSummary(
         (broke.length > 0
           ? `; it broke in ${listed(broke, name, violations)} although ` +
             "the queue implements keys"
+          : "") +
+        (brokeUnqueued.length > 0
+          ? `; without a queue, it broke in ${
+            listed(brokeUnqueued, name, violations)
+          }`
           : "") +
         (unsupported.length > 0
           ? `; in ${

@@ -145,10 +145,24 @@ export interface SuiteParams {
   readonly sampleDepth?: boolean;
 }
 
+/**
+ * The schema version `deno task bench` writes: 2, whose files always carry
+ * `suiteSeconds` and, once the environment is recorded,
+ * `environment.commit` and `environment.command`.  Files of version 1 may
+ * lack them; {@link READABLE_SCHEMA_VERSIONS} lists what is read.
+ */
+export const SCHEMA_VERSION = 2;
+
+/** The schema versions this project reads: 1 (older files) and 2. */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, SCHEMA_VERSION];
+
 /** The whole results file. */
 export interface ResultsDocument {
-  /** Always 1 for this shape. */
-  readonly schemaVersion: 1;
+  /**
+   * {@link SCHEMA_VERSION} in files written now; 1 in older files, whose
+   * provenance fields may be absent.
+   */
+  readonly schemaVersion: 1 | 2;
   /** ISO 8601. */
   readonly startedAt: string;
   /** ISO 8601; `null` while the suite is still running. */

@@ -14,8 +14,8 @@ Deno.test("validateResultsDocument: rejects wrong shapes", () => {
       e instanceof ResultsFileError && /a\.json: not a results/.test(e.message),
   );
   assert.throws(
-    () => validateResultsDocument({ ...doc([]), schemaVersion: 2 }, "b.json"),
-    /b\.json: unsupported schemaVersion 2 \(expected 1\)/,
+    () => validateResultsDocument({ ...doc([]), schemaVersion: 3 }, "b.json"),
+    /b\.json: unsupported schemaVersion 3 \(expected 1 or 2; a newer file needs a newer fedify-queue-bench\)/,
   );
   assert.throws(
     () => validateResultsDocument({ schemaVersion: 1, results: [] }, "c"),
@@ -27,6 +27,11 @@ Deno.test("validateResultsDocument: rejects wrong shapes", () => {
   );
   const good = doc([config("x", 1, 1, 1)]);
   assert.equal(validateResultsDocument(good, "e"), good);
+  // Both versions read: older files (1) and those written now (2).
+  for (const version of [1, 2]) {
+    const versioned = { ...good, schemaVersion: version };
+    assert.equal(validateResultsDocument(versioned, "f"), versioned);
+  }
 });
 
 Deno.test("readResultsDocument: a good file, and errors naming the file", async () => {
@@ -55,14 +60,14 @@ Deno.test("readResultsDocument: a good file, and errors naming the file", async 
     assert.match(invalid.message, /bad\.json: invalid JSON \(/);
 
     await Deno.writeTextFile(
-      join(dir, "v2.json"),
-      JSON.stringify({ ...good, schemaVersion: 2 }),
+      join(dir, "v3.json"),
+      JSON.stringify({ ...good, schemaVersion: 3 }),
     );
     await assert.rejects(
-      readResultsDocument(join(dir, "v2.json")),
+      readResultsDocument(join(dir, "v3.json")),
       (e) =>
         e instanceof ResultsFileError && !e.missing &&
-        /v2\.json: unsupported schemaVersion 2/.test(e.message),
+        /v3\.json: unsupported schemaVersion 3/.test(e.message),
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -7,11 +7,14 @@
  * @module
  */
 import { errorMessage } from "./error_message.ts";
-import type { ResultsDocument } from "./types.ts";
+import {
+  READABLE_SCHEMA_VERSIONS,
+  type ResultsDocument,
+} from "./types.ts";
 
 const STATUSES = new Set(["ok", "incomplete", "failed", "skipped"]);
 
-/** A results file that cannot be read or is not schema version 1. */
+/** A results file that cannot be read or has a schema version not read here. */
 export class ResultsFileError extends Error {
   /** Whether the file does not exist (rather than being unusable). */
   readonly missing: boolean;
@@ -29,8 +32,8 @@ export class ResultsFileError extends Error {
 }
 
 /**
- * Checks that parsed JSON has the shape of a schema-version-1 results file:
- * an object with `schemaVersion` 1, `params`, and a `results` array whose
+ * Checks that parsed JSON has the shape of a results file: an object with
+ * a readable `schemaVersion` (1 or 2), `params`, and a `results` array whose
  * entries each have an `id` and a known `status`.
  *
  * @param value The parsed JSON.
@@ -47,11 +50,12 @@ export function validateResultsDocument(
   if (!isObject(value)) {
     throw new ResultsFileError(`${source}: not a results file (no object)`);
   }
-  if (value.schemaVersion !== 1) {
+  if (!READABLE_SCHEMA_VERSIONS.includes(value.schemaVersion as number)) {
     throw new ResultsFileError(
       `${source}: unsupported schemaVersion ${
         JSON.stringify(value.schemaVersion)
-      } (expected 1)`,
+      } (expected ${READABLE_SCHEMA_VERSIONS.join(" or ")}; a newer ` +
+        "file needs a newer fedify-queue-bench)",
     );
   }
   if (!isObject(value.params)) {

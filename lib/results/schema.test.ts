@@ -102,6 +102,48 @@ Deno.test("the schema rejects a time on an unfinished run", () => {
   assert.equal(validate(document), true, JSON.stringify(validate.errors));
 });
 
+Deno.test("schema version 2 requires its provenance; version 1 does not", () => {
+  const validate = validator();
+  const environment = {
+    cpu: { model: "x", cores: 2 },
+    memoryBytes: 1,
+    os: "linux",
+    runtime: "deno 2",
+    packages: {},
+    servers: {},
+    senderKeys: "RSA-2048",
+    fanout: "auto",
+  };
+  const base = {
+    startedAt: "2026-11-22T00:00:00.000Z",
+    finishedAt: "2026-11-22T00:01:00.000Z",
+    params: {
+      total: 1,
+      recipients: 10,
+      fanout: "auto",
+      rsaBits: 2048,
+      timeoutSeconds: 600,
+      stallTimeoutSeconds: 60,
+    },
+    results: [],
+  };
+  const v1 = { ...base, schemaVersion: 1, environment };
+  assert.equal(validate(v1), true, JSON.stringify(validate.errors));
+  const v2 = { ...v1, schemaVersion: 2 };
+  assert.equal(validate(v2), false, "no suiteSeconds, commit or command");
+  const messages = JSON.stringify(validate.errors);
+  for (const field of ["suiteSeconds", "commit", "command"]) {
+    assert.match(messages, new RegExp(field));
+  }
+  const full = {
+    ...v2,
+    suiteSeconds: 60,
+    environment: { ...environment, commit: null, command: null },
+  };
+  assert.equal(validate(full), true, JSON.stringify(validate.errors));
+  assert.equal(validate({ ...full, schemaVersion: 3 }), false);
+});
+
 Deno.test("an estimate stands on an unfinished run only, whole", () => {
   const validate = validator();
   const estimate: Record<string, unknown> = {

@@ -64,6 +64,8 @@ export {
 export {
   type ConfigurationResult,
   type Outlier,
+  READABLE_SCHEMA_VERSIONS,
   type ResultsDocument,
+  SCHEMA_VERSION,
   type SuiteParams,
 } from "./document.ts";

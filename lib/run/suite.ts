@@ -20,14 +20,15 @@ import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
-import type {
-  Calibration,
-  ConfigurationResult,
-  Environment,
-  LogSummary,
-  ResultsDocument,
-  RunResult,
-  SuiteParams,
+import {
+  type Calibration,
+  type ConfigurationResult,
+  type Environment,
+  type LogSummary,
+  type ResultsDocument,
+  type RunResult,
+  SCHEMA_VERSION,
+  type SuiteParams,
 } from "../results/types.ts";
 import { type Progress, runOnce } from "./runner.ts";
 import {
@@ -187,7 +188,7 @@ export async function runSuite(
   const results = () =>
     states.flatMap((s) => s.result == null ? [] : [s.result]);
   const document = (finishedAt: string | null): ResultsDocument => ({
-    schemaVersion: 1,
+    schemaVersion: SCHEMA_VERSION,
     startedAt,
     finishedAt,
     params,
