@@ -104,7 +104,7 @@ Deno.test({
         assert.doesNotMatch(text, /hunter2secret/);
       }
       const document: ResultsDocument = JSON.parse(json);
-      assert.equal(document.schemaVersion, 1);
+      assert.equal(document.schemaVersion, 2);
       assert.deepEqual(document.params.total, 3);
       assert.deepEqual(document.params.recipients, 6);
       assert.ok(document.finishedAt);

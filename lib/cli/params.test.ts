@@ -153,7 +153,7 @@ Deno.test("parseCli: the steady scenario idles and searches capacity", () => {
   assert.deepEqual(o.load?.rates, []);
   assert.deepEqual(o.load?.maxRate, {
     latencyBoundMs: 5000,
-    timeBoxSeconds: 150,
+    timeBoxSeconds: 240,
     startRate: 8,
     probeSeconds: 20,
     probeDrainSeconds: 10,

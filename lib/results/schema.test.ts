@@ -105,10 +105,10 @@ Deno.test("the schema rejects a time on an unfinished run", () => {
 Deno.test("schema version 2 requires its provenance; version 1 does not", () => {
   const validate = validator();
   const environment = {
-    cpu: { model: "x", cores: 2 },
+    cpu: { model: "x", cores: 2, mhz: 2600 },
     memoryBytes: 1,
-    os: "linux",
-    runtime: "deno 2",
+    os: { name: "Debian", kernel: "6", arch: "x86_64" },
+    runtime: { deno: "2.9.6", v8: "15", typescript: "6" },
     packages: {},
     servers: {},
     senderKeys: "RSA-2048",
