@@ -138,7 +138,11 @@ export function findTestFiles(root: string): string[] {
 
 const FLAGS = ["--allow-all", "--unstable-kv"];
 
-/** Runs one test file in a `deno test` process of its own. */
+/**
+ * Runs one test file in a `deno test` process of its own.  Not through
+ * `spawnProcess` (lib/system/spawn.ts): a test process stays in the
+ * terminal's process group, so that a Ctrl-C reaches it directly.
+ */
 async function runFile(
   file: string,
 ): Promise<{ output: string; counts: TestCounts | null; code: number }> {
