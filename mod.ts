@@ -48,9 +48,13 @@ export type {
   ArrivalPattern,
   Calibration,
   CalibrationPoint,
+  Commit,
   ConfigurationResult,
   CrashRecord,
+  DelayedRecord,
+  DepthRecord,
   Environment,
+  EstimateRecord,
   FanoutMode,
   IdleProcess,
   IdleRecord,
@@ -61,6 +65,8 @@ export type {
   LogSummary,
   MaxRateProbe,
   MaxRateRecord,
+  OrderingKey,
+  OrderingRecord,
   Outlier,
   ParallelImpl,
   Percentiles,
@@ -73,6 +79,7 @@ export type {
   Status,
   SuiteParams,
   Timeline,
+  Workload,
 } from "./lib/results/types.ts";
 export type { Progress } from "./lib/run/runner.ts";
 export type {

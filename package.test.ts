@@ -7,6 +7,9 @@
  * driver, and runs a tiny benchmark of it beside the built-in `in-process`
  * driver through `runBenchmark()`.  Every delivery must be accounted for.
  *
+ * Beside it, each entry point of `deno.json`'s `exports` must pass
+ * `deno doc --lint` on its own.
+ *
  * Needs the npm registry (or Deno's cache) for the bench's npm packages.
  *
  * @module
@@ -168,6 +171,33 @@ async function copy(
   await Deno.copyFile(from, target);
   return 1;
 }
+
+Deno.test("package: every export of deno.json passes deno doc --lint on its own", async () => {
+  // What JSR's documentation and score read: every public type the entry
+  // point exposes is exported from it too, with JSDoc.  Each entry point is
+  // linted alone, which is stricter than together (`deno task check`), where
+  // a type exported from one entry point counts as public for the other.
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("deno.json", ROOT)),
+  );
+  const exports: string[] = typeof config.exports === "string"
+    ? [config.exports]
+    : Object.values(config.exports);
+  assert.ok(exports.length >= 2, `exports: ${exports.join(", ")}`);
+  const failures = await Promise.all(exports.map(async (entry) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["doc", "--lint", entry],
+      cwd: new URL(".", ROOT),
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (output.success) return null;
+    const stderr = new TextDecoder().decode(output.stderr);
+    return `deno doc --lint ${entry} failed:\n${stderr}`;
+  }));
+  assert.deepEqual(failures.filter((f) => f != null), []);
+});
 
 Deno.test({
   name: "package: a consumer in a workspace runs its own driver by name",

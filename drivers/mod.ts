@@ -23,7 +23,27 @@ import { sqliteDriver } from "./sqlite.ts";
 import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
 import { sqliteLockInDequeueDriver } from "./sqlite_lock_in_dequeue.ts";
 
-export type { Driver } from "./driver.ts";
+export type {
+  Availability,
+  DepthReport,
+  Driver,
+  Json,
+  OpenedQueue,
+  OrderingSupport,
+  PrepareContext,
+  PreparedQueue,
+} from "./driver.ts";
+export type {
+  ServiceDefinition,
+  StartedServer,
+  StartOptions,
+} from "../lib/services/types.ts";
+export type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
 export {
   amqpConfirmDriver,
   amqpDriver,
