@@ -10,6 +10,7 @@ import {
   loadDrivers,
 } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
+import { FEDIFY_SOURCE_ENV, FedifySource } from "./drivers/packages.ts";
 import {
   ENV_NAMES,
   HELP,
@@ -31,7 +32,7 @@ import type {
 } from "./lib/results/types.ts";
 import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
 import { driverAvailability } from "./lib/run/configurations.ts";
@@ -148,10 +149,24 @@ function stoppedByBudget(result: ConfigurationResult): boolean {
   return result.estimate?.stoppedBy === "budget";
 }
 
+/**
+ * The environment with `FEDIFY_SOURCE` relative to the working folder, so
+ * that the recorded command line holds no absolute path of this machine.
+ */
+function withRelativeSource(
+  env: Record<string, string>,
+): Record<string, string> {
+  const dir = env[FEDIFY_SOURCE_ENV];
+  if (dir == null || !isAbsolute(dir)) return env;
+  return { ...env, [FEDIFY_SOURCE_ENV]: relative(Deno.cwd(), dir) || "." };
+}
+
 async function main(): Promise<number> {
   let options;
+  // The environment as the user gave it, for the recorded command line.
+  const givenEnv = Deno.env.toObject();
   try {
-    options = parseCli(Deno.args, Deno.env.toObject());
+    options = parseCli(Deno.args, givenEnv);
   } catch (error) {
     if (error instanceof UsageError) fail(error.message, 2);
     throw error;
@@ -159,6 +174,20 @@ async function main(): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;
+  }
+  if (options.fedifySource != null) {
+    const source = new FedifySource(options.fedifySource);
+    try {
+      await source.check();
+    } catch (error) {
+      fail(errorMessage(error), 2);
+    }
+    // Every process of the run (this one, the sender, the workers) loads
+    // the same tree: the children inherit the variable.
+    Deno.env.set(FEDIFY_SOURCE_ENV, source.dir);
+  } else {
+    // An empty FEDIFY_SOURCE means none: make that explicit for children.
+    Deno.env.delete(FEDIFY_SOURCE_ENV);
   }
   let drivers: Driver[];
   try {
@@ -267,7 +296,7 @@ async function main(): Promise<number> {
     command: commandLine(
       import.meta.url,
       Deno.args,
-      Deno.env.toObject(),
+      withRelativeSource(givenEnv),
       ENV_NAMES,
     ),
     signal: interrupter.signal,

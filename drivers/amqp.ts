@@ -1,10 +1,19 @@
 /**
- * RabbitMQ through `AmqpMessageQueue`, imported as `@fedify/amqp`: that
- * package is not on the npm registry, so `deno.json` maps the name to the
- * bench's stand-in, `drivers/standins/amqp.ts`, whose module documentation
- * lists how it differs from upstream.  The queue runs with upstream's
- * defaults except its names: each run uses its own ready queue and delay
- * queue prefix, both named after the run id, and deletes them afterwards.
+ * RabbitMQ through `AmqpMessageQueue` of `@fedify/amqp`: the Fedify source
+ * tree's when one is given (`--fedify-source`); otherwise, as the package is
+ * not on the npm registry, the bench's stand-in that `deno.json` maps the
+ * name to (`drivers/standins/amqp.ts`, whose module documentation lists how
+ * it differs from upstream), which `amqp-standin` runs whatever the source.
+ *
+ * `amqp` runs the queue with `nativeRetrial: true`, the setting its
+ * documentation describes as the one with "much less chance of losing
+ * messages", and the only one under which the 2.3.5 package keeps
+ * consuming: with its default, `false`, it acknowledges every delivery
+ * twice and RabbitMQ closes the channel after the first message (Finding
+ * 1).  `amqp-defaults` runs the package's defaults, to show that.  Each run
+ * uses its own ready queue, delay queue prefix (and, with ordering, its own
+ * partition prefix and consistent-hash exchange), all named after the run
+ * id, and deletes them afterwards.
  *
  * Upstream's class has no way to list or delete the delay queues it makes
  * (they expire a minute after their delay), so this driver wraps the queue
@@ -25,8 +34,14 @@ import { type Channel, type ChannelModel, connect } from "amqplib";
 import { Buffer } from "node:buffer";
 import type { Driver, Json } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
-import { AmqpMessageQueue } from "@fedify/amqp";
+import type { AmqpMessageQueue } from "@fedify/amqp";
 import { hash } from "./standins/amqp.ts";
+import {
+  followsSource,
+  loadQueuePackage,
+  type PackageChoice,
+  packageLabel,
+} from "./packages.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface AmqpConfig {
@@ -39,6 +54,15 @@ interface AmqpConfig {
   readonly orderingPrefix: string | null;
   /** With ordering on, how many partition queues there are. */
   readonly partitions: number | null;
+  /** With ordering on, the consistent-hash exchange (the real package's). */
+  readonly exchange: string | null;
+  /**
+   * Whose delay queue names the queue uses: the real package's (`upstream`)
+   * or the stand-in's (which differ with ordering keys).
+   */
+  readonly naming: "upstream" | "stand-in";
+  /** The queue's `nativeRetrial` option. */
+  readonly nativeRetrial: boolean;
   readonly [key: string]: Json;
 }
 
@@ -49,10 +73,10 @@ function registryOf(config: AmqpConfig): string {
 
 /**
  * The delay queue `AmqpMessageQueue` publishes a message with this delay
- * to, or `undefined` when it goes to the ready queue (or a partition).  It
- * follows the stand-in's naming: the prefix, then the delay in whole
- * milliseconds; with ordering on and a key, `ordering_`, the delay, `_` and
- * the key's partition.
+ * to, or `undefined` when it goes to the ready queue (or a partition):
+ * the prefix, then the delay in milliseconds; with ordering on and a key,
+ * `ordering_` and the delay, which the stand-in follows with `_` and the
+ * key's partition (and rounds up to whole milliseconds).
  */
 function delayQueueOf(
   config: AmqpConfig,
@@ -60,8 +84,14 @@ function delayQueueOf(
 ): string | undefined {
   const delay = options?.delay?.total("millisecond") ?? 0;
   if (!(delay > 0)) return undefined;
-  const ms = Math.ceil(delay);
   const key = options?.orderingKey;
+  if (config.naming === "upstream") {
+    const text = delay.toLocaleString("en", { useGrouping: false });
+    return key == null || config.partitions == null
+      ? `${config.delayedQueuePrefix}${text}`
+      : `${config.delayedQueuePrefix}ordering_${text}`;
+  }
+  const ms = Math.ceil(delay);
   return key == null || config.partitions == null
     ? `${config.delayedQueuePrefix}${ms}`
     : `${config.delayedQueuePrefix}ordering_${ms}_${
@@ -133,6 +163,7 @@ async function dropQueues(
     for (const name of [...queues, registry]) {
       await channel.deleteQueue(name);
     }
+    if (config.exchange != null) await channel.deleteExchange(config.exchange);
   });
 }
 
@@ -225,6 +256,10 @@ export interface AmqpVariant {
    * (queues named after the run), and declares ordering keys supported.
    */
   readonly partitions?: number;
+  /** Which code it runs (see `packages.ts`); follows the source by default. */
+  readonly choice?: PackageChoice;
+  /** The queue's `nativeRetrial` option; `true` by default (see above). */
+  readonly nativeRetrial?: boolean;
 }
 
 /**
@@ -236,9 +271,15 @@ export function amqpDriverFor(
   description: string,
   variant: AmqpVariant = {},
 ): Driver {
+  const choice = variant.choice ?? "follow-source";
+  const nativeRetrial = variant.nativeRetrial ?? true;
   return {
     name,
-    description,
+    get description() {
+      return `RabbitMQ via AmqpMessageQueue (${
+        packageLabel("amqp", choice)
+      }, nativeRetrial: ${nativeRetrial}), ${description}`;
+    },
     crossProcess: true,
     ordering: variant.partitions == null
       ? {
@@ -251,7 +292,8 @@ export function amqpDriverFor(
         supported: true,
         note: `AmqpMessageQueue's ordering option on: ${variant.partitions} ` +
           "partition queues with a single active consumer each, a key's " +
-          "messages all in one of them (the stand-in hashes the key itself)",
+          "messages all in one of them (routed by RabbitMQ's consistent-hash " +
+          "exchange; the stand-in hashes the key itself)",
       },
     service: rabbitmqService,
     queueSpecifier: "@fedify/amqp",
@@ -270,6 +312,9 @@ export function amqpDriverFor(
           ? null
           : `fqb.${runId}.ordering_`,
         partitions: variant.partitions ?? null,
+        exchange: variant.partitions == null ? null : `fqb.${runId}.ordering`,
+        naming: followsSource(choice) ? "upstream" : "stand-in",
+        nativeRetrial,
       };
       const connection = await open(serviceUrl);
       try {
@@ -296,13 +341,20 @@ export function amqpDriverFor(
     },
     async open(config) {
       const amqp = config as AmqpConfig;
+      const { module } = await loadQueuePackage(
+        "amqp",
+        () => import("@fedify/amqp"),
+        choice,
+      );
       const connection = await open(amqp.url);
       const given = variant.wrap?.(connection) ?? connection;
-      const queue = new AmqpMessageQueue(given, {
+      const queue = new module.AmqpMessageQueue(given, {
         queue: amqp.queue,
         delayedQueuePrefix: amqp.delayedQueuePrefix,
+        nativeRetrial: amqp.nativeRetrial,
         ...(amqp.partitions == null ? {} : {
           ordering: {
+            exchange: amqp.exchange ?? undefined,
             queuePrefix: amqp.orderingPrefix ?? undefined,
             partitions: amqp.partitions,
           },
@@ -316,9 +368,32 @@ export function amqpDriverFor(
   };
 }
 
-/** A RabbitMQ queue: durable, persistent, acknowledged after handling. */
+/**
+ * A RabbitMQ queue: durable, persistent, `nativeRetrial: true` (acknowledged
+ * after the handler succeeds).
+ */
 export const amqpDriver: Driver = amqpDriverFor(
   "amqp",
-  "RabbitMQ via AmqpMessageQueue (@fedify/amqp stand-in; " +
-    "upstream defaults, acknowledged after the handler)",
+  "otherwise the package's defaults",
+);
+
+/**
+ * The package with all its defaults (`nativeRetrial: false`): what a user
+ * who copies the package's README example gets.
+ */
+export const amqpDefaultsDriver: Driver = amqpDriverFor(
+  "amqp-defaults",
+  "the package's defaults (what its README example gets)",
+  { nativeRetrial: false, inDefaultSuite: false },
+);
+
+/**
+ * The project's stand-in for `@fedify/amqp` whatever the source, as `amqp`
+ * runs it: for the fidelity comparison with the real package
+ * (docs/methodology.md).
+ */
+export const amqpStandInDriver: Driver = amqpDriverFor(
+  "amqp-standin",
+  "otherwise the package's defaults",
+  { choice: "mapped", inDefaultSuite: false },
 );

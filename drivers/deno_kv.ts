@@ -1,9 +1,10 @@
 /**
  * Deno KV's queue (`Deno.Kv.enqueue` / `listenQueue`) through
- * `DenoKvMessageQueue` of `@fedify/denokv`, which is not on the npm registry:
- * `deno.json` maps the name to a stand-in (`standins/denokv.ts`) that
- * behaves as upstream 2.3.6 does.  Each run uses its own SQLite file in the
- * run's temporary folder.
+ * `DenoKvMessageQueue` of `@fedify/denokv`: the Fedify source tree's when
+ * one is given (`--fedify-source`); otherwise, as the package is not on the
+ * npm registry, the stand-in `deno.json` maps the name to
+ * (`standins/denokv.ts`), which `deno-kv-standin` runs whatever the source.
+ * Each run uses its own SQLite file in the run's temporary folder.
  *
  * Deno KV delivers at least once, and in the cross-process topology a
  * message can be handled twice (see the stand-in's documentation), so the
@@ -19,7 +20,11 @@
  */
 import { join } from "node:path";
 import type { Driver, Json } from "./driver.ts";
-import { DenoKvMessageQueue } from "@fedify/denokv";
+import {
+  loadQueuePackage,
+  type PackageChoice,
+  packageLabel,
+} from "./packages.ts";
 
 /** What the sender and worker processes need to open the queue. */
 export interface DenoKvConfig {
@@ -27,20 +32,46 @@ export interface DenoKvConfig {
   readonly [key: string]: Json;
 }
 
-function denoKvDriver_(
+/** How {@link denoKvDriverFor} varies a Deno KV driver. */
+export interface DenoKvVariant {
+  /** Which code it runs (see `packages.ts`); follows the source by default. */
+  readonly choice?: PackageChoice;
+  /** Wraps the `Deno.Kv` the queue is given (an ablation's change). */
+  readonly wrapKv?: (kv: Deno.Kv) => Deno.Kv;
+  /** See {@link Driver.inDefaultSuite}. */
+  readonly inDefaultSuite?: boolean;
+}
+
+/**
+ * A Deno KV driver: `crossProcess` says whether a separate worker process
+ * consumes the queue; `summary` ends its description.
+ */
+export function denoKvDriverFor(
   name: string,
   crossProcess: boolean,
-  description: string,
+  summary: string,
+  variant: DenoKvVariant = {},
 ): Driver {
+  const choice = variant.choice ?? "follow-source";
   return {
     name,
-    description,
+    get description() {
+      return `Deno KV queue (${packageLabel("denokv", choice)}), ${summary}`;
+    },
     crossProcess,
+    ...(variant.inDefaultSuite == null
+      ? {}
+      : { inDefaultSuite: variant.inDefaultSuite }),
     delivery: "at-least-once",
-    ordering: {
-      supported: true,
-      note: "the @fedify/denokv stand-in locks each key in the database; a " +
-        "blocked message waits, polling the lock every 100 ms",
+    get ordering() {
+      return {
+        supported: true,
+        note:
+          `${
+            packageLabel("denokv", choice)
+          } locks each key in the database; a ` +
+          "blocked message waits, polling the lock every 100 ms",
+      };
     },
     queueSpecifier: "@fedify/denokv",
     // A worker in another process sees the sender's messages only at Deno
@@ -75,7 +106,15 @@ function denoKvDriver_(
     },
     async open(config) {
       const { path } = config as DenoKvConfig;
-      const queue = new DenoKvMessageQueue(await Deno.openKv(path));
+      const { module } = await loadQueuePackage(
+        "denokv",
+        () => import("@fedify/denokv"),
+        choice,
+      );
+      const kv = await Deno.openKv(path);
+      const queue = new module.DenoKvMessageQueue(
+        variant.wrapKv?.(kv) ?? kv,
+      );
       return {
         queue,
         // Upstream's queue closes its Deno.Kv when disposed (synchronously);
@@ -87,15 +126,27 @@ function denoKvDriver_(
 }
 
 /** Deno KV consumed by a separate worker process. */
-export const denoKvDriver: Driver = denoKvDriver_(
+export const denoKvDriver: Driver = denoKvDriverFor(
   "deno-kv",
   true,
-  "Deno KV queue (@fedify/denokv 2.3.6 stand-in), separate worker process",
+  "separate worker process",
 );
 
 /** Deno KV consumed by the sender process itself. */
-export const denoKvSingleDriver: Driver = denoKvDriver_(
+export const denoKvSingleDriver: Driver = denoKvDriverFor(
   "deno-kv-single",
   false,
-  "Deno KV queue (@fedify/denokv 2.3.6 stand-in), consumed by the sender process",
+  "consumed by the sender process",
+);
+
+/**
+ * The project's stand-in for `@fedify/denokv` whatever the source, consumed
+ * by a separate worker process: for the fidelity comparison with the real
+ * package (docs/methodology.md).
+ */
+export const denoKvStandInDriver: Driver = denoKvDriverFor(
+  "deno-kv-standin",
+  true,
+  "separate worker process",
+  { choice: "mapped", inDefaultSuite: false },
 );

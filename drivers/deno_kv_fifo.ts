@@ -1,6 +1,6 @@
 /**
- * An ablation of the `deno-kv` drivers: the `DenoKvMessageQueue` stand-in,
- * unchanged, on a `Deno.Kv` whose `listenQueue` hands the messages of one
+ * An ablation of the `deno-kv` drivers: their `DenoKvMessageQueue` (the
+ * Fedify source tree's, or the stand-in without one), unchanged, on a `Deno.Kv` whose `listenQueue` hands the messages of one
  * ordering key to the queue's handler one after another, in the order Deno
  * KV delivered them.
  *
@@ -12,7 +12,7 @@
  * instead: the queue's handler for a message of a key starts once its
  * handler for the key's previous message has settled, so the lock is taken
  * in delivery order.  The lock itself, its polling (still what waits for a
- * key held by another process), and everything else are the stand-in's.
+ * key held by another process), and everything else are the queue's.
  *
  * Not in the default suite: run it beside `deno-kv-single`, e.g.
  * `deno task bench --drivers deno-kv-single,deno-kv-single-fifo --workload
@@ -21,12 +21,7 @@
  * @module
  */
 import type { Driver } from "./driver.ts";
-import { DenoKvMessageQueue } from "@fedify/denokv";
-import {
-  type DenoKvConfig,
-  denoKvDriver,
-  denoKvSingleDriver,
-} from "./deno_kv.ts";
+import { denoKvDriverFor } from "./deno_kv.ts";
 
 /** The property under which the queue stores a message's ordering key. */
 const ORDERING_KEY = "__fedify_ordering_key__";
@@ -71,28 +66,27 @@ export function fifoKv(kv: Deno.Kv): Deno.Kv {
   });
 }
 
-/** The `deno-kv` driver `base`, its queue on a {@link fifoKv}. */
-function fifo(base: Driver): Driver {
-  return {
-    ...base,
-    name: `${base.name}-fifo`,
-    inDefaultSuite: false,
-    description: `${base.description}, handing a key's messages to the ` +
-      "queue in delivery order (an ablation: otherwise as " +
-      `${base.name})`,
-    async open(config) {
-      const { path } = config as DenoKvConfig;
-      const queue = new DenoKvMessageQueue(fifoKv(await Deno.openKv(path)));
-      return {
-        queue,
-        close: () => Promise.resolve(queue[Symbol.dispose]()),
-      };
-    },
-  };
+/** A FIFO ablation of a Deno KV driver: its queue on a {@link fifoKv}. */
+function fifo(base: string, crossProcess: boolean, summary: string): Driver {
+  return denoKvDriverFor(
+    `${base}-fifo`,
+    crossProcess,
+    `${summary}, handing a key's messages to the queue in delivery order ` +
+      `(an ablation: otherwise as ${base})`,
+    { wrapKv: fifoKv, inDefaultSuite: false },
+  );
 }
 
 /** `deno-kv` (a separate worker process) with FIFO hand-off per key. */
-export const denoKvFifoDriver: Driver = fifo(denoKvDriver);
+export const denoKvFifoDriver: Driver = fifo(
+  "deno-kv",
+  true,
+  "separate worker process",
+);
 
 /** `deno-kv-single` (the sender consumes) with FIFO hand-off per key. */
-export const denoKvSingleFifoDriver: Driver = fifo(denoKvSingleDriver);
+export const denoKvSingleFifoDriver: Driver = fifo(
+  "deno-kv-single",
+  false,
+  "consumed by the sender process",
+);

@@ -22,9 +22,14 @@ export interface LegacyMessageQueue {
   ): Promise<void>;
   /** See Fedify's `MessageQueue.listen`. */
   listen: MessageQueue["listen"];
+  /** See Fedify's `MessageQueue.getDepth` (2.3 and later). */
+  getDepth?: MessageQueue["getDepth"];
 }
 
-/** Presents a Fedify 1.x queue as a Fedify 2.x `MessageQueue`. */
+/**
+ * Presents a Fedify 1.x queue as a Fedify 2.x `MessageQueue` (a 2.x queue
+ * passes through it unchanged in behaviour, `getDepth()` included).
+ */
 export function adaptLegacyQueue(queue: LegacyMessageQueue): MessageQueue {
   const enqueueMany = queue.enqueueMany;
   return {
@@ -35,5 +40,6 @@ export function adaptLegacyQueue(queue: LegacyMessageQueue): MessageQueue {
       : (messages, options) =>
         enqueueMany.call(queue, messages as unknown[], options),
     listen: (handler, options) => queue.listen(handler, options),
+    ...(queue.getDepth == null ? {} : { getDepth: () => queue.getDepth!() }),
   };
 }

@@ -6,18 +6,27 @@
  * @module
  */
 import type { Driver } from "./driver.ts";
-import { amqpDriver } from "./amqp.ts";
+import { amqpDefaultsDriver, amqpDriver, amqpStandInDriver } from "./amqp.ts";
 import { amqpConfirmDriver } from "./amqp_confirm.ts";
 import { amqpOrderedDriver } from "./amqp_ordered.ts";
-import { denoKvDriver, denoKvSingleDriver } from "./deno_kv.ts";
+import {
+  denoKvDriver,
+  denoKvSingleDriver,
+  denoKvStandInDriver,
+} from "./deno_kv.ts";
 import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
 import { inProcessDriver } from "./in_process.ts";
 import { mysqlDriver } from "./mysql.ts";
 import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
 import { noneDriver } from "./none.ts";
-import { postgresDriver } from "./postgres.ts";
+import { postgres187Driver, postgresDriver } from "./postgres.ts";
 import { postgresIndexedDriver } from "./postgres_indexed.ts";
-import { redisAofDriver, redisDriver, redisRdbDriver } from "./redis.ts";
+import {
+  redis187Driver,
+  redisAofDriver,
+  redisDriver,
+  redisRdbDriver,
+} from "./redis.ts";
 import { redisLimit1Driver } from "./redis_limit1.ts";
 import { sqliteDriver } from "./sqlite.ts";
 import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
@@ -46,18 +55,23 @@ export type {
 } from "@fedify/fedify";
 export {
   amqpConfirmDriver,
+  amqpDefaultsDriver,
   amqpDriver,
   amqpOrderedDriver,
+  amqpStandInDriver,
   denoKvDriver,
   denoKvFifoDriver,
   denoKvSingleDriver,
   denoKvSingleFifoDriver,
+  denoKvStandInDriver,
   inProcessDriver,
   mysqlDriver,
   mysqlPoll200msDriver,
   noneDriver,
+  postgres187Driver,
   postgresDriver,
   postgresIndexedDriver,
+  redis187Driver,
   redisAofDriver,
   redisDriver,
   redisLimit1Driver,
@@ -75,13 +89,18 @@ export const builtinDrivers: readonly Driver[] = [
   denoKvSingleDriver,
   denoKvFifoDriver,
   denoKvSingleFifoDriver,
+  denoKvStandInDriver,
   redisDriver,
+  redis187Driver,
   redisRdbDriver,
   redisAofDriver,
   redisLimit1Driver,
   postgresDriver,
+  postgres187Driver,
   postgresIndexedDriver,
   amqpDriver,
+  amqpDefaultsDriver,
+  amqpStandInDriver,
   amqpConfirmDriver,
   amqpOrderedDriver,
   sqliteDriver,

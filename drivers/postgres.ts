@@ -1,15 +1,21 @@
 /**
- * `PostgresMessageQueue` from `@fedify/postgres` 1.8.7 on the `postgres`
- * client.  Each run uses its own table and notification channel, dropped
- * afterwards.
+ * `PostgresMessageQueue` from `@fedify/postgres` on the `postgres` client:
+ * the Fedify source tree's (2.3.5) when one is given, the registry's 1.8.7
+ * otherwise, and always 1.8.7 as `postgres-1.8.7`.  Each run uses its own
+ * table and notification channel, dropped afterwards.
  *
  * @module
  */
-import { PostgresMessageQueue } from "@fedify/postgres";
 import postgres from "postgres";
-import type { Driver, Json } from "./driver.ts";
+import type { Driver, Json, OrderingSupport } from "./driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
+import {
+  followsSource,
+  loadQueuePackage,
+  type PackageChoice,
+  packageLabel,
+} from "./packages.ts";
 
 /** The configuration `prepare()` hands to `open()`. */
 export interface PostgresConfig {
@@ -28,56 +34,131 @@ export function connect(url: string): postgres.Sql {
   return postgres(url, { max: 4, onnotice: () => {} });
 }
 
-/** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */
-export const postgresDriver: Driver = {
-  name: "postgres",
-  description: "@fedify/postgres PostgresMessageQueue (postgres.js)",
-  crossProcess: true,
-  ordering: {
-    supported: false,
-    note: "not supported by the installed version: @fedify/postgres 1.8.7 " +
-      "predates orderingKey (Fedify 2.0) and ignores it",
-  },
-  service: postgresService,
-  queueSpecifier: "@fedify/postgres",
-  packages: ["@fedify/postgres", "postgres"],
-  async prepare({ runId, serviceUrl }) {
-    if (serviceUrl == null) throw new Error("postgres: no server URL");
-    const table = `fqb_${runId}`;
-    const sql = connect(serviceUrl);
-    try {
-      // Create the table up front so the sender and the worker do not race.
-      await new PostgresMessageQueue(sql, {
+/** Loads the `PostgresMessageQueue` class of the code `choice` names. */
+async function queueClass(choice: PackageChoice) {
+  const { module } = await loadQueuePackage(
+    "postgres",
+    () => import("@fedify/postgres"),
+    choice,
+  );
+  return module.PostgresMessageQueue;
+}
+
+/** What the PostgreSQL queue of the code a driver runs does with keys. */
+function postgresOrdering(choice: PackageChoice): OrderingSupport {
+  return followsSource(choice)
+    ? {
+      supported: true,
+      note: "PostgresMessageQueue (2.x) takes an advisory lock per key " +
+        "(pg_try_advisory_lock) and skips a message whose key is locked",
+    }
+    : {
+      supported: false,
+      note: "not supported by the installed version: @fedify/postgres " +
+        "1.8.7 predates orderingKey (Fedify 2.0) and ignores it",
+    };
+}
+
+/** How {@link postgresDriverFor} varies the `postgres` driver. */
+export interface PostgresVariant {
+  /** Which code it runs (see `packages.ts`); follows the source by default. */
+  readonly choice?: PackageChoice;
+  /** See {@link Driver.inDefaultSuite}. */
+  readonly inDefaultSuite?: boolean;
+  /** Runs after the package has made the table (an ablation's change). */
+  readonly afterPrepare?: (sql: postgres.Sql, table: string) => Promise<void>;
+}
+
+/**
+ * The `postgres` driver, or a variant: the same table, channel and clean-up;
+ * `summary`, when given, ends the description.
+ */
+export function postgresDriverFor(
+  name: string,
+  summary: string | null,
+  variant: PostgresVariant = {},
+): Driver {
+  const choice = variant.choice ?? "follow-source";
+  return {
+    name,
+    get description() {
+      return `${
+        packageLabel("postgres", choice)
+      } PostgresMessageQueue (postgres.js)` +
+        (summary == null ? "" : `, ${summary}`);
+    },
+    crossProcess: true,
+    ...(variant.inDefaultSuite == null
+      ? {}
+      : { inDefaultSuite: variant.inDefaultSuite }),
+    get ordering() {
+      return postgresOrdering(choice);
+    },
+    get depth() {
+      return followsSource(choice) ? "ready-and-delayed" as const : undefined;
+    },
+    service: postgresService,
+    queueSpecifier: "@fedify/postgres",
+    get packages() {
+      // The source tree's package is recorded per row (`implementation`).
+      return followsSource(choice)
+        ? ["postgres"]
+        : ["@fedify/postgres", "postgres"];
+    },
+    async prepare({ runId, serviceUrl }) {
+      if (serviceUrl == null) throw new Error(`${name}: no server URL`);
+      const table = `fqb_${runId}`;
+      const PostgresMessageQueue = await queueClass(choice);
+      const sql = connect(serviceUrl);
+      const drop = async () => {
+        const again = connect(serviceUrl);
+        try {
+          await again`DROP TABLE IF EXISTS ${again(table)}`;
+        } finally {
+          await again.end();
+        }
+      };
+      try {
+        // Create the table up front so the sender and the worker do not race.
+        await new PostgresMessageQueue(sql, {
+          tableName: table,
+          channelName: table,
+        }).initialize();
+        await variant.afterPrepare?.(sql, table);
+      } catch (error) {
+        await sql.end();
+        await drop().catch(() => {});
+        throw error;
+      }
+      await sql.end();
+      const config: PostgresConfig = { url: serviceUrl, table };
+      return { config, cleanup: drop };
+    },
+    async open(config) {
+      const { url, table } = config as PostgresConfig;
+      const PostgresMessageQueue = await queueClass(choice);
+      const sql = connect(url);
+      const queue = new PostgresMessageQueue(sql, {
         tableName: table,
         channelName: table,
-      })
-        .initialize();
-    } finally {
-      await sql.end();
-    }
-    const config: PostgresConfig = { url: serviceUrl, table };
-    return {
-      config,
-      async cleanup() {
-        const sql = connect(serviceUrl);
-        try {
-          await sql`DROP TABLE IF EXISTS ${sql(table)}`;
-        } finally {
-          await sql.end();
-        }
-      },
-    };
-  },
-  open(config) {
-    const { url, table } = config as PostgresConfig;
-    const sql = connect(url);
-    const queue = new PostgresMessageQueue(sql, {
-      tableName: table,
-      channelName: table,
-    });
-    return Promise.resolve({
-      queue: adaptLegacyQueue(queue),
-      close: () => sql.end({ timeout: 5 }),
-    });
-  },
-};
+      });
+      return {
+        queue: adaptLegacyQueue(queue),
+        close: () => sql.end({ timeout: 5 }),
+      };
+    },
+  };
+}
+
+/** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */
+export const postgresDriver: Driver = postgresDriverFor("postgres", null);
+
+/**
+ * `@fedify/postgres` 1.8.7 from the registry whatever the source, for the
+ * findings that rest on it and beside the source tree's `postgres`.
+ */
+export const postgres187Driver: Driver = postgresDriverFor(
+  "postgres-1.8.7",
+  null,
+  { choice: "mapped", inDefaultSuite: false },
+);

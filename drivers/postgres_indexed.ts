@@ -1,5 +1,5 @@
 /**
- * An ablation of the `postgres` driver: `PostgresMessageQueue` from
+ * An ablation of the `postgres-1.8.7` driver: `PostgresMessageQueue` from
  * `@fedify/postgres` 1.8.7, unchanged, on a queue table that also has the
  * index on `created` which Fedify 2.x's `PostgresMessageQueue` creates when
  * it initializes its table.
@@ -10,14 +10,14 @@
  * `initialize()`), then adds the index, named and defined as 2.x names and
  * defines it.  Nothing else differs.
  *
- * Not in the default suite: run it beside `postgres` with
- * `deno task bench --drivers postgres,postgres-indexed`.
+ * Not in the default suite: run it beside `postgres-1.8.7` and `postgres`
+ * with `deno task bench --drivers postgres-1.8.7,postgres-indexed,postgres`.
  *
  * @module
  */
 import type { Driver } from "./driver.ts";
 import { errorMessage } from "../lib/results/error_message.ts";
-import { connect, type PostgresConfig, postgresDriver } from "./postgres.ts";
+import { postgresDriverFor } from "./postgres.ts";
 
 /**
  * The name Fedify 2.x gives the index on a queue table's `created` column:
@@ -35,41 +35,33 @@ export function createdIndexName(table: string): string {
   return `idx_fedify_mq_created_${hash.toString(16).padStart(8, "0")}`;
 }
 
-const prepareTable = postgresDriver.prepare!;
-
 /**
- * Fedify's PostgreSQL queue as the `postgres` driver runs it, plus Fedify
- * 2.x's index on the queue table's `created` column.
+ * `@fedify/postgres` 1.8.7 from the registry (whatever the source), plus
+ * Fedify 2.x's index on the queue table's `created` column: beside
+ * `postgres-1.8.7` it isolates the index; beside `postgres` run on a Fedify
+ * source tree, it compares the hand-made index with the real 2.x package.
  */
-export const postgresIndexedDriver: Driver = {
-  ...postgresDriver,
-  name: "postgres-indexed",
-  inDefaultSuite: false,
-  description: `${postgresDriver.description}, plus Fedify 2.x's index on ` +
-    "the queue table's created column (an ablation: otherwise as postgres)",
-  async prepare(context) {
-    if (context.serviceUrl == null) {
-      throw new Error("postgres-indexed: no server URL");
-    }
-    const prepared = await prepareTable(context);
-    const { url, table } = prepared.config as PostgresConfig;
-    const sql = connect(url);
-    try {
-      await sql`
-        CREATE INDEX IF NOT EXISTS ${sql(createdIndexName(table))}
-        ON ${sql(table)} (created)
-      `;
-    } catch (error) {
-      await prepared.cleanup().catch(() => {});
-      throw new Error(
-        `postgres-indexed: cannot create the index on ${table}.created ` +
-          `(${errorMessage(error)}); the database user needs the right ` +
-          "to create indexes on the tables it creates",
-        { cause: error },
-      );
-    } finally {
-      await sql.end();
-    }
-    return prepared;
+export const postgresIndexedDriver: Driver = postgresDriverFor(
+  "postgres-indexed",
+  "plus Fedify 2.x's index on the queue table's created column (an " +
+    "ablation: otherwise as postgres-1.8.7)",
+  {
+    choice: "mapped",
+    inDefaultSuite: false,
+    async afterPrepare(sql, table) {
+      try {
+        await sql`
+          CREATE INDEX IF NOT EXISTS ${sql(createdIndexName(table))}
+          ON ${sql(table)} (created)
+        `;
+      } catch (error) {
+        throw new Error(
+          `postgres-indexed: cannot create the index on ${table}.created ` +
+            `(${errorMessage(error)}); the database user needs the right ` +
+            "to create indexes on the tables it creates",
+          { cause: error },
+        );
+      }
+    },
   },
-};
+);

@@ -1,5 +1,7 @@
 /**
- * `RedisMessageQueue` from `@fedify/redis` 1.8.7 on `ioredis`, in three
+ * `RedisMessageQueue` from `@fedify/redis` on `ioredis`: the Fedify source
+ * tree's (2.3.5) when one is given, the registry's 1.8.7 otherwise, and
+ * always 1.8.7 as `redis-1.8.7`.  In three
  * persistence modes: none (`redis`), RDB snapshots (`redis-rdb`) and an
  * append-only file fsynced on every write (`redis-aof`).  Each run uses its
  * own key prefix, deleted afterwards.
@@ -12,9 +14,8 @@
  *
  * @module
  */
-import { RedisMessageQueue } from "@fedify/redis";
 import { Redis } from "ioredis";
-import type { Driver, Json } from "./driver.ts";
+import type { Driver, Json, OrderingSupport } from "./driver.ts";
 import { errorMessage } from "../lib/results/error_message.ts";
 import { redactUrl, type ServiceDefinition } from "../lib/services/mod.ts";
 import {
@@ -25,6 +26,12 @@ import {
   redisService,
 } from "../lib/services/redis.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
+import {
+  followsSource,
+  loadQueuePackage,
+  type PackageChoice,
+  packageLabel,
+} from "./packages.ts";
 
 interface RedisConfig {
   readonly url: string;
@@ -195,6 +202,23 @@ export interface RedisDriverOptions {
   readonly client?: (url: string) => Redis;
   /** See {@link Driver.inDefaultSuite}. */
   readonly inDefaultSuite?: boolean;
+  /** Which code it runs (see `packages.ts`); follows the source by default. */
+  readonly choice?: PackageChoice;
+}
+
+/** What the Redis queue of the code a driver runs does with ordering keys. */
+function redisOrdering(choice: PackageChoice): OrderingSupport {
+  return followsSource(choice)
+    ? {
+      supported: true,
+      note: "RedisMessageQueue (2.x) takes a lock per key (SET NX, 60 s) " +
+        "and skips a ready message whose key is locked",
+    }
+    : {
+      supported: false,
+      note: "not supported by the installed version: @fedify/redis 1.8.7 " +
+        "predates orderingKey (Fedify 2.0) and ignores it",
+    };
 }
 
 /**
@@ -219,20 +243,27 @@ export function redisDriverFor(
   options: RedisDriverOptions = {},
 ): Driver {
   const client = options.client ?? connect;
+  const choice = options.choice ?? "follow-source";
   return {
     name,
     inDefaultSuite: options.inDefaultSuite,
-    description: `@fedify/redis RedisMessageQueue (ioredis), ${summary} ` +
-      `(${describeSettings(mode)})`,
+    get description() {
+      return `${packageLabel("redis", choice)} RedisMessageQueue (ioredis), ` +
+        `${summary} (${describeSettings(mode)})`;
+    },
     crossProcess: true,
-    ordering: {
-      supported: false,
-      note: "not supported by the installed version: @fedify/redis 1.8.7 " +
-        "predates orderingKey (Fedify 2.0) and ignores it",
+    get ordering() {
+      return redisOrdering(choice);
+    },
+    get depth() {
+      return followsSource(choice) ? "ready-and-delayed" as const : undefined;
     },
     service,
     queueSpecifier: "@fedify/redis",
-    packages: ["@fedify/redis", "ioredis"],
+    get packages() {
+      // The source tree's package is recorded per row (`implementation`).
+      return followsSource(choice) ? ["ioredis"] : ["@fedify/redis", "ioredis"];
+    },
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);
       const config: RedisConfig = { url: serviceUrl, prefix: `fqb:${runId}:` };
@@ -256,17 +287,22 @@ export function redisDriverFor(
         },
       };
     },
-    open(config) {
+    async open(config) {
       const { url, prefix } = config as RedisConfig;
-      const queue = new RedisMessageQueue(() => client(url), {
+      const { module } = await loadQueuePackage(
+        "redis",
+        () => import("@fedify/redis"),
+        choice,
+      );
+      const queue = new module.RedisMessageQueue(() => client(url), {
         queueKey: `${prefix}queue`,
         lockKey: `${prefix}lock`,
         channelKey: `${prefix}channel`,
       });
-      return Promise.resolve({
+      return {
         queue: adaptLegacyQueue(queue),
         close: () => Promise.resolve(queue[Symbol.dispose]()),
-      });
+      };
     },
   };
 }
@@ -281,6 +317,19 @@ export const redisDriver: Driver = redisDriverFor(
   redisService,
   "no persistence on a throwaway server; a REDIS_URL server as configured",
   false,
+);
+
+/**
+ * `@fedify/redis` 1.8.7 from the registry whatever the source, for the
+ * findings that rest on it and beside the source tree's `redis`.
+ */
+export const redis187Driver: Driver = redisDriverFor(
+  "redis-1.8.7",
+  "none",
+  redisService,
+  "no persistence on a throwaway server; a REDIS_URL server as configured",
+  false,
+  { inDefaultSuite: false, choice: "mapped" },
 );
 
 /** Fedify's Redis queue on a server that takes RDB snapshots. */

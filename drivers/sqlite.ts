@@ -1,6 +1,7 @@
 /**
- * `SqliteMessageQueue` from `@fedify/sqlite` 2.0.0-dev.279 on `node:sqlite`'s
- * `DatabaseSync`.  Each run gets its own database file in the run's temporary
+ * `SqliteMessageQueue` from `@fedify/sqlite` on `node:sqlite`'s
+ * `DatabaseSync`: the Fedify source tree's (2.3.5) when one is given, the
+ * registry's 2.0.0-dev.279 otherwise.  Each run gets its own database file in the run's temporary
  * folder; the sender and the worker processes open that same file (WAL
  * journal), so the queue is shared across processes.
  *
@@ -12,9 +13,9 @@
  *
  * @module
  */
-import { SqliteMessageQueue } from "@fedify/sqlite";
 import { DatabaseSync } from "node:sqlite";
 import type { Availability, Driver, Json, OpenedQueue } from "./driver.ts";
+import { followsSource, loadQueuePackage, packageLabel } from "./packages.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface SqliteConfig {
@@ -40,57 +41,102 @@ function databaseFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
 }
 
+/** How {@link sqliteDriverFor} varies the `sqlite` driver for an ablation. */
+export interface SqliteVariant {
+  /** The poll interval in seconds; the package's default (5) when absent. */
+  readonly pollSeconds?: number;
+  /** The database class the queue gets: `DatabaseSync` or a subclass. */
+  readonly Database?: typeof DatabaseSync;
+  /** See {@link Driver.inDefaultSuite}. */
+  readonly inDefaultSuite?: boolean;
+}
+
+/**
+ * The `sqlite` driver, or an ablation of it: the same file, table and
+ * clean-up, with `variant` applied to the queue; `summary`, when given,
+ * ends the description.
+ */
+export function sqliteDriverFor(
+  name: string,
+  summary: string | null,
+  variant: SqliteVariant = {},
+): Driver {
+  return {
+    name,
+    get description() {
+      return `${
+        packageLabel("sqlite")
+      } SqliteMessageQueue (node:sqlite, one file shared by processes)` +
+        (summary == null ? "" : `, ${summary}`);
+    },
+    crossProcess: true,
+    ...(variant.inDefaultSuite == null
+      ? {}
+      : { inDefaultSuite: variant.inDefaultSuite }),
+    quietPeriodSeconds: variant.pollSeconds ?? POLL_INTERVAL_SECONDS,
+    get ordering() {
+      return {
+        supported: true,
+        note: `SqliteMessageQueue (${packageLabel("sqlite")}) skips keys ` +
+          "listed in its lock table while one of their messages is handled",
+      };
+    },
+    queueSpecifier: "@fedify/sqlite",
+    get packages() {
+      // The source tree's package is recorded per row (`implementation`).
+      return followsSource("follow-source") ? [] : ["@fedify/sqlite"];
+    },
+    get depth() {
+      // 2.0.0-dev.279 has no getDepth(); 2.3's counts ready and delayed.
+      return followsSource("follow-source")
+        ? "ready-and-delayed" as const
+        : undefined;
+    },
+    availability(): Promise<Availability> {
+      return Promise.resolve(
+        typeof DatabaseSync === "function" ? { available: true } : {
+          available: false,
+          reason: "node:sqlite has no DatabaseSync here; use Deno 2.2 or later",
+        },
+      );
+    },
+    async prepare({ runId, tempDir }) {
+      const path = `${tempDir}/queue-${runId}.sqlite`;
+      const table = `fqb_${runId}`;
+      const { module } = await loadQueuePackage(
+        "sqlite",
+        () => import("@fedify/sqlite"),
+      );
+      const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+      // `initialize()` switches the file to WAL (a lasting property of the
+      // file) and creates the tables, so the children need not race to do
+      // it.  Disposing the queue closes the database.
+      const queue = new module.SqliteMessageQueue(db, { tableName: table });
+      try {
+        await queue.initialize();
+      } finally {
+        queue[Symbol.dispose]();
+      }
+      const config: SqliteConfig = { path, table };
+      return {
+        config,
+        async cleanup() {
+          for (const file of databaseFiles(path)) {
+            await Deno.remove(file).catch((error) => {
+              if (!(error instanceof Deno.errors.NotFound)) throw error;
+            });
+          }
+        },
+      };
+    },
+    open(config) {
+      return openSqlite(config, variant.pollSeconds, variant.Database);
+    },
+  };
+}
+
 /** Fedify's SQLite queue (one table, polled; WAL for several processes). */
-export const sqliteDriver: Driver = {
-  name: "sqlite",
-  description:
-    "@fedify/sqlite SqliteMessageQueue (node:sqlite, one file shared by processes)",
-  crossProcess: true,
-  quietPeriodSeconds: POLL_INTERVAL_SECONDS,
-  ordering: {
-    supported: true,
-    note: "SqliteMessageQueue (@fedify/sqlite 2.0.0-dev) skips keys listed " +
-      "in its lock table while one of their messages is handled",
-  },
-  queueSpecifier: "@fedify/sqlite",
-  packages: ["@fedify/sqlite"],
-  availability(): Promise<Availability> {
-    return Promise.resolve(
-      typeof DatabaseSync === "function" ? { available: true } : {
-        available: false,
-        reason: "node:sqlite has no DatabaseSync here; use Deno 2.2 or later",
-      },
-    );
-  },
-  prepare({ runId, tempDir }) {
-    const path = `${tempDir}/queue-${runId}.sqlite`;
-    const table = `fqb_${runId}`;
-    const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
-    // `initialize()` switches the file to WAL (a lasting property of the
-    // file) and creates the tables, so the children need not race to do it.
-    // Disposing the queue closes the database.
-    const queue = new SqliteMessageQueue(db, { tableName: table });
-    try {
-      queue.initialize();
-    } finally {
-      queue[Symbol.dispose]();
-    }
-    const config: SqliteConfig = { path, table };
-    return Promise.resolve({
-      config,
-      async cleanup() {
-        for (const file of databaseFiles(path)) {
-          await Deno.remove(file).catch((error) => {
-            if (!(error instanceof Deno.errors.NotFound)) throw error;
-          });
-        }
-      },
-    });
-  },
-  open(config) {
-    return Promise.resolve(openSqlite(config));
-  },
-};
+export const sqliteDriver: Driver = sqliteDriverFor("sqlite", null);
 
 /**
  * Opens the queue a `prepare` made, with the package's default poll
@@ -98,14 +144,18 @@ export const sqliteDriver: Driver = {
  * ablation), on a `DatabaseSync` or the subclass given as `Database` (for
  * the `sqlite-lock-in-dequeue` ablation).
  */
-export function openSqlite(
+export async function openSqlite(
   config: Json,
   pollSeconds?: number,
   Database: typeof DatabaseSync = DatabaseSync,
-): OpenedQueue {
+): Promise<OpenedQueue> {
   const { path, table } = config as SqliteConfig;
+  const { module } = await loadQueuePackage(
+    "sqlite",
+    () => import("@fedify/sqlite"),
+  );
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-  const queue = new SqliteMessageQueue(db, {
+  const queue = new module.SqliteMessageQueue(db, {
     tableName: table,
     initialized: true,
     ...(pollSeconds == null ? {} : { pollInterval: { seconds: pollSeconds } }),

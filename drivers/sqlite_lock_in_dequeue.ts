@@ -1,6 +1,7 @@
 /**
  * An ablation of the `sqlite` driver: `SqliteMessageQueue` from
- * `@fedify/sqlite` 2.0.0-dev, unchanged, on a `DatabaseSync` that takes an
+ * `@fedify/sqlite` (2.3.5 from the Fedify source tree, or 2.0.0-dev from the
+ * registry: both dequeue the same way), unchanged, on a `DatabaseSync` that takes an
  * ordering key's lock inside the dequeue's transaction.
  *
  * To dequeue, the package deletes the first ready message whose key is not
@@ -23,7 +24,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { Driver } from "./driver.ts";
-import { openSqlite, sqliteDriver } from "./sqlite.ts";
+import { sqliteDriverFor } from "./sqlite.ts";
 
 /** The package's dequeue statement; group 1 is the queue's table. */
 const DEQUEUE =
@@ -73,15 +74,9 @@ export class LockInDequeueDatabase extends DatabaseSync {
  * Fedify's SQLite queue as the `sqlite` driver runs it, but taking an
  * ordering key's lock in the transaction that dequeues its message.
  */
-export const sqliteLockInDequeueDriver: Driver = {
-  ...sqliteDriver,
-  name: "sqlite-lock-in-dequeue",
-  inDefaultSuite: false,
-  description: `${sqliteDriver.description}, taking a key's lock in the ` +
-    "dequeue's transaction (an ablation: otherwise as sqlite)",
-  open(config) {
-    return Promise.resolve(
-      openSqlite(config, undefined, LockInDequeueDatabase),
-    );
-  },
-};
+export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor(
+  "sqlite-lock-in-dequeue",
+  "taking a key's lock in the dequeue's transaction (an ablation: " +
+    "otherwise as sqlite)",
+  { Database: LockInDequeueDatabase, inDefaultSuite: false },
+);

@@ -12,20 +12,15 @@
  * @module
  */
 import type { Driver } from "./driver.ts";
-import { openSqlite, sqliteDriver } from "./sqlite.ts";
+import { sqliteDriverFor } from "./sqlite.ts";
 
 /** The poll interval this ablation sets, in seconds. */
 export const POLL_SECONDS = 1;
 
 /** Fedify's SQLite queue polling every second instead of every five. */
-export const sqlitePoll1sDriver: Driver = {
-  ...sqliteDriver,
-  name: "sqlite-poll1s",
-  inDefaultSuite: false,
-  description: `${sqliteDriver.description}, polling every ${POLL_SECONDS} ` +
-    "s instead of 5 (an ablation: otherwise as sqlite)",
-  quietPeriodSeconds: POLL_SECONDS,
-  open(config) {
-    return Promise.resolve(openSqlite(config, POLL_SECONDS));
-  },
-};
+export const sqlitePoll1sDriver: Driver = sqliteDriverFor(
+  "sqlite-poll1s",
+  `polling every ${POLL_SECONDS} s instead of 5 (an ablation: otherwise as ` +
+    "sqlite)",
+  { pollSeconds: POLL_SECONDS, inDefaultSuite: false },
+);

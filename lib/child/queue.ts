@@ -12,7 +12,10 @@ import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
 import type { Driver, Json } from "../../drivers/driver.ts";
 import { CountingQueue } from "../queue/counting_queue.ts";
-import { resolveImplementation } from "../measure/implementation.ts";
+import {
+  loadedImplementation,
+  mappedImplementation,
+} from "../../drivers/packages.ts";
 import type { Implementation, ParallelImpl } from "../results/types.ts";
 
 /** The queue part of a sender's or worker's spec. */
@@ -48,8 +51,9 @@ export interface ChildQueue {
   /** The counting wrapper, when the spec asked for one. */
   readonly counting?: CountingQueue;
   /**
-   * What the driver's `queueSpecifier` resolved to in this
-   * process; `null` without a queue or a specifier.
+   * Which code of the driver's `queueSpecifier` ran in this process (what
+   * the driver loaded, or else what the import map resolves it to);
+   * `null` without a queue or a specifier.
    */
   readonly implementation: Implementation | null;
   /** Releases the queue's connections. */
@@ -72,7 +76,7 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
   const inner = counting ?? opened.queue;
   const implementation = driver.queueSpecifier == null
     ? null
-    : resolveImplementation(driver.queueSpecifier);
+    : implementationOf(driver.queueSpecifier);
   const queue = wrapParallel(inner, spec.parallelism, spec.parallelImpl);
   return {
     queue,
@@ -81,6 +85,21 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
     implementation,
     close: () => opened.close(),
   };
+}
+
+/**
+ * What ran under `specifier` in this process: what a driver loaded through
+ * `drivers/packages.ts`, else what the import map resolves it to, else
+ * `null` (a user's driver naming a specifier this project cannot resolve).
+ */
+function implementationOf(specifier: string): Implementation | null {
+  const loaded = loadedImplementation(specifier);
+  if (loaded != null) return loaded;
+  try {
+    return mappedImplementation(specifier);
+  } catch {
+    return null;
+  }
 }
 
 /** How often a consumer reports its queue's depth, in ms. */

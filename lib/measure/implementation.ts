@@ -59,17 +59,3 @@ function packageName(specifier: string): string {
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
-
-/**
- * Resolves `specifier` with this process's import map and describes the
- * result, or returns `null` when it cannot be resolved here.
- */
-export function resolveImplementation(
-  specifier: string,
-): Implementation | null {
-  try {
-    return describeImplementation(specifier, import.meta.resolve(specifier));
-  } catch {
-    return null;
-  }
-}

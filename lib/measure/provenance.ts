@@ -40,6 +40,24 @@ export async function readCommit(
 }
 
 /**
+ * The tag that names exactly the commit checked out at `root` (`git
+ * describe --tags --exact-match`), or `null` when none does or git cannot
+ * tell.  Never throws.
+ *
+ * @param root A git checkout's root.
+ */
+export async function readExactTag(root: URL): Promise<string | null> {
+  if (root.protocol !== "file:") return null;
+  const tag = await git(fileURLToPath(root), [
+    "describe",
+    "--tags",
+    "--exact-match",
+    "HEAD",
+  ]);
+  return tag == null || tag.trim() === "" ? null : tag.trim();
+}
+
+/**
  * The command line as run, as a list a shell would read: the environment
  * variables among `names` that are set (`TOTAL=20`), the script's path
  * relative to the working folder, then its arguments.

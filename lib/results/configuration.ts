@@ -16,23 +16,50 @@ export type ParallelImpl = "fedify" | "awaiting";
 
 /**
  * The implementation of a driver's queue that a run measured (see
- * `lib/measure/implementation.ts`, which resolves it).
+ * `drivers/packages.ts`, which loads and records it).
  */
 export interface Implementation {
   /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */
   readonly specifier: string;
   /**
-   * The URL the specifier resolved to in the process that opened the queue
-   * (an npm cache path, a JSR URL, or a local stand-in module).
+   * What ran, with no absolute path of the machine: `name@version` for a
+   * registry package, a path relative to the Fedify source tree for a
+   * package loaded from one (`packages/redis/src/mod.ts`), a path relative
+   * to this project for a stand-in.  (Files written before
+   * {@link Implementation.origin} existed hold the URL as resolved.)
    */
   readonly resolved: string;
   /**
-   * Whether `resolved` is the package of that name from a registry (npm or
-   * JSR), rather than a stand-in module or another package.
+   * Whether it is the package's own released code: from a registry, or
+   * from a Fedify source tree at that release (its tag, unchanged; or,
+   * without git, a tree whose package declares a release version).  A tree
+   * at another commit, and a stand-in, are not.
    */
   readonly official: boolean;
-  /** The package version read from `resolved`, when it shows one. */
+  /** The package's version: the registry's, or the source tree's `deno.json`. */
   readonly version: string | null;
+  /**
+   * Where the code came from: `registry` (the name `deno.json` maps to a
+   * registry package), `fedify-source` (`--fedify-source`), `stand-in`
+   * (the project's own module under the official name).  Absent in files
+   * written before it existed.
+   */
+  readonly origin?: ImplementationOrigin;
+  /** With `fedify-source`: the tree's git commit and tag, when it has them. */
+  readonly ref?: SourceRefRecord;
+}
+
+/** See {@link Implementation.origin}. */
+export type ImplementationOrigin = "registry" | "fedify-source" | "stand-in";
+
+/** Which code a Fedify source tree held; all `null` when it is not a git checkout. */
+export interface SourceRefRecord {
+  /** Its git commit. */
+  readonly commit: string | null;
+  /** The tag at exactly that commit. */
+  readonly tag: string | null;
+  /** Whether the checkout had uncommitted changes. */
+  readonly dirty: boolean | null;
 }
 
 /**

@@ -18,10 +18,12 @@ export {
   type FanoutMode,
   GENERATOR_DRIVER,
   type Implementation,
+  type ImplementationOrigin,
   type InboxProfile,
   type LatencyRange,
   type OrderingKey,
   type ParallelImpl,
+  type SourceRefRecord,
   type Workload,
 } from "./configuration.ts";
 export {

@@ -10,6 +10,7 @@ import {
   loadDrivers,
 } from "../../drivers/mod.ts";
 import type { SuiteParams } from "../results/types.ts";
+import { withEnv } from "../testing/mod.ts";
 import { runSuite } from "./suite.ts";
 import { orderingSupport } from "./ordering.ts";
 
@@ -107,32 +108,61 @@ Deno.test("Fedify's ParallelMessageQueue does not keep a key's order; the awaiti
   );
 });
 
-Deno.test("every built-in driver declares whether it honours orderingKey; packages that predate it say so", () => {
-  for (const driver of builtinDrivers) {
-    assert.ok(driver.ordering != null, `${driver.name} declares ordering`);
-  }
-  const honours = builtinDrivers.filter((d) => d.ordering!.supported)
-    .map((d) => d.name);
-  assert.deepEqual(honours, [
+Deno.test("every built-in driver declares whether it honours orderingKey; packages that predate it say so", async () => {
+  const common = [
     "none",
     "in-process",
     "deno-kv",
     "deno-kv-single",
     "deno-kv-fifo",
     "deno-kv-single-fifo",
+    "deno-kv-standin",
+  ];
+  const rest = [
     "amqp-ordered",
     "sqlite",
     "sqlite-poll1s",
     "sqlite-lock-in-dequeue",
     "mysql",
     "mysql-poll200ms",
-  ]);
-  for (const driver of builtinDrivers) {
-    if (/^(redis|postgres)/.test(driver.name)) {
+  ];
+  // Without a Fedify source tree, Redis and PostgreSQL are 1.8.7.
+  await withEnv({ FEDIFY_SOURCE: undefined }, () => {
+    for (const driver of builtinDrivers) {
+      assert.ok(driver.ordering != null, `${driver.name} declares ordering`);
+    }
+    const honours = builtinDrivers.filter((d) => d.ordering!.supported)
+      .map((d) => d.name);
+    assert.deepEqual(honours, [...common, ...rest]);
+    for (const driver of builtinDrivers) {
+      if (/^(redis|postgres)/.test(driver.name)) {
+        assert.match(
+          driver.ordering!.note,
+          /^not supported by the installed version/,
+        );
+      }
+    }
+  });
+  // With one, those that follow it run 2.x, which takes a lock per key;
+  // the 1.8.7 variants and the hand-made index stay on 1.8.7.
+  await withEnv({ FEDIFY_SOURCE: "/nonexistent-fedify" }, () => {
+    const honours = builtinDrivers.filter((d) => d.ordering!.supported)
+      .map((d) => d.name);
+    assert.deepEqual(honours, [
+      ...common,
+      "redis",
+      "redis-rdb",
+      "redis-aof",
+      "redis-limit1",
+      "postgres",
+      ...rest,
+    ]);
+    for (const name of ["redis-1.8.7", "postgres-1.8.7", "postgres-indexed"]) {
+      const driver = builtinDrivers.find((d) => d.name === name)!;
       assert.match(
         driver.ordering!.note,
         /^not supported by the installed version/,
       );
     }
-  }
+  });
 });

@@ -88,7 +88,8 @@ async function reap(ids: readonly ProcEntry[], graceMs: number) {
  * Starts a throwaway RabbitMQ node as a child process (not detached) that
  * listens for AMQP on `127.0.0.1:port`.  Everything it writes stays in `dir`:
  * data (`mnesia`), logs (`log`, and the console output in `rabbitmq.log`),
- * config files (no plugins, so no management UI) and the Erlang cookie
+ * config files (one plugin, the consistent-hash exchange that
+ * `@fedify/amqp`'s ordering option needs; no management UI) and the Erlang cookie
  * (`HOME` is `dir/home`).  Its node name is `fqb-PORT@localhost` and its
  * distribution port another free port, so it never meets a system node.
  * Resolves once an AMQP connection succeeds.
@@ -123,7 +124,12 @@ export async function startRabbitmq(
     `${dir}/rabbitmq.conf`,
     `listeners.tcp.1 = 127.0.0.1:${port}\ncluster_name = ${clusterName}\n`,
   );
-  await Deno.writeTextFile(`${dir}/enabled_plugins`, "[].\n");
+  // The consistent-hash exchange, which `@fedify/amqp`'s `ordering` option
+  // needs (its only plugin dependency); nothing else, so no management UI.
+  await Deno.writeTextFile(
+    `${dir}/enabled_plugins`,
+    "[rabbitmq_consistent_hash_exchange].\n",
+  );
   // Keep the system's rabbitmq-env.conf (which may set NODENAME) out.
   await Deno.writeTextFile(`${dir}/rabbitmq-env.conf`, "");
   const env: Record<string, string> = {

@@ -56,6 +56,18 @@ export const SUITE_PARAMS = [
     section: SECTION,
     affects: "nothing",
   }),
+  optional({
+    name: "fedifySource",
+    flag: "fedify-source",
+    env: "FEDIFY_SOURCE",
+    kind: text("DIR"),
+    help: "load @fedify/redis, postgres, amqp, denokv and sqlite from the " +
+      "Fedify source tree DIR (a clone of fedify-dev/fedify: DIR/packages/" +
+      "<name>/src/mod.ts) instead of deno.json's names; each row records " +
+      "which code ran (implementation)",
+    section: SECTION,
+    affects: "nothing",
+  }),
   list({
     name: "parallel",
     flag: "parallel",
