@@ -14,8 +14,11 @@
  * queue, which it drains at once.  The poll itself has its own focused test
  * beside the stand-in (`drivers/standins/denokv.test.ts`).
  *
- * Each path runs at ×1; the fanout path also at ×2 (the parallel wrapper
- * around the same queue), when the driver opens a queue of its own.  A
+ * Each path runs at ×1 and ×4 (the parallel wrapper around the same queue)
+ * when the driver opens a queue of its own.  With a Fedify source tree
+ * (`FEDIFY_SOURCE`, as CI sets it where `shared/` has Fedify 2.3.5), the
+ * drivers that follow it must have run the tree's code: their rows say
+ * `origin: "fedify-source"` with the tree's version.  A
  * driver out of the default suite (an ablation or a persistence mode: the
  * queue of a default driver with one change, which its own test shows) runs
  * once, on the fanout path at ×1: the rest is its base driver's.
@@ -31,6 +34,11 @@ import {
   withLogDir,
 } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
+import {
+  FedifySource,
+  SOURCE_PACKAGES,
+  type SourcePackage,
+} from "./packages.ts";
 
 /**
  * A cross-process poll this long or longer (a driver's quiet period) is not
@@ -38,16 +46,35 @@ import { builtinDrivers } from "./mod.ts";
  */
 const SLOW_POLL_SECONDS = 30;
 
+/** The drivers that run a given Fedify source tree's package. */
+const FOLLOWS_SOURCE = [
+  "redis",
+  "postgres",
+  "amqp",
+  "deno-kv",
+  "deno-kv-single",
+  "sqlite",
+];
+
+const source = FedifySource.fromEnv();
+const versions = new Map<string, string>();
+if (source != null) {
+  for (const name of SOURCE_PACKAGES) {
+    versions.set(name, await source.version(name));
+  }
+}
+
 for (const driver of builtinDrivers) {
   const unavailable = await driverAvailability(driver, new ServiceManager());
   const atLeastOnce = driver.delivery === "at-least-once";
   const startsOnBacklog = driver.crossProcess && driver.open != null &&
     (driver.quietPeriodSeconds ?? 0) >= SLOW_POLL_SECONDS;
   const variant = driver.inDefaultSuite === false;
-  const withX2 = driver.open != null && !variant;
+  const levels = driver.open != null && !variant ? [1, 4] : [1];
   const paths: [string, number, number[]][] = variant
     ? [["fanout", 6, [1]]]
-    : [["fanout", 6, withX2 ? [1, 2] : [1]], ["direct", 3, [1]]];
+    : [["fanout", 6, levels], ["direct", 3, levels]];
+  const fromSource = source != null && FOLLOWS_SOURCE.includes(driver.name);
   Deno.test({
     name: `${driver.name}: every delivery arrives ${
       atLeastOnce ? "at least once" : "exactly once"
@@ -111,6 +138,20 @@ for (const driver of builtinDrivers) {
                       }
                     }
                     assert.equal(r.unexpected, 0, r.id);
+                    if (fromSource) {
+                      const name = r.implementation!.specifier
+                        .replace("@fedify/", "") as SourcePackage;
+                      assert.equal(
+                        r.implementation?.origin,
+                        "fedify-source",
+                        r.id,
+                      );
+                      assert.equal(
+                        r.implementation?.version,
+                        versions.get(name),
+                        r.id,
+                      );
+                    }
                     assert.equal(r.sendErrors, 0, r.id);
                     assert.ok(
                       r.sendSeconds! > 0 && r.receiveSeconds! >= 0,
