@@ -150,3 +150,11 @@ export const denoKvStandInDriver: Driver = denoKvDriverFor(
   "separate worker process",
   { choice: "mapped", inDefaultSuite: false },
 );
+
+/** The stand-in as `deno-kv-single` runs it (the sender consumes). */
+export const denoKvSingleStandInDriver: Driver = denoKvDriverFor(
+  "deno-kv-single-standin",
+  false,
+  "consumed by the sender process",
+  { choice: "mapped", inDefaultSuite: false },
+);

@@ -12,6 +12,7 @@ import { amqpOrderedDriver } from "./amqp_ordered.ts";
 import {
   denoKvDriver,
   denoKvSingleDriver,
+  denoKvSingleStandInDriver,
   denoKvStandInDriver,
 } from "./deno_kv.ts";
 import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
@@ -63,6 +64,7 @@ export {
   denoKvFifoDriver,
   denoKvSingleDriver,
   denoKvSingleFifoDriver,
+  denoKvSingleStandInDriver,
   denoKvStandInDriver,
   inProcessDriver,
   mysqlDriver,
@@ -90,6 +92,7 @@ export const builtinDrivers: readonly Driver[] = [
   denoKvFifoDriver,
   denoKvSingleFifoDriver,
   denoKvStandInDriver,
+  denoKvSingleStandInDriver,
   redisDriver,
   redis187Driver,
   redisRdbDriver,

@@ -117,6 +117,7 @@ Deno.test("every built-in driver declares whether it honours orderingKey; packag
     "deno-kv-fifo",
     "deno-kv-single-fifo",
     "deno-kv-standin",
+    "deno-kv-single-standin",
   ];
   const rest = [
     "amqp-ordered",
