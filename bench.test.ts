@@ -33,6 +33,16 @@ Deno.test("bad input: exit 2, a message naming the problem, nothing written", as
         /cannot load a driver module/,
       ],
       [["--wat"], {}, /Unknown option '--wat'/],
+      [
+        ["--fedify-source", join(dir, "no-fedify")],
+        {},
+        /--fedify-source .*no-fedify: no packages\/redis\/src\/mod\.ts there; give the root of a Fedify checkout/,
+      ],
+      [
+        [],
+        { FEDIFY_SOURCE: join(dir, "no-fedify") },
+        /no packages\/redis\/src\/mod\.ts there/,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const result = await bench(["--out", out, ...args], env);
@@ -44,6 +54,56 @@ Deno.test("bad input: exit 2, a message naming the problem, nothing written", as
       assert.match(result.stderr, message);
       assert.equal(await exists(out), false, "nothing may be written");
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a source tree whose package fails to load fails that driver's rows with the path and the error", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fqb-bad-source-" });
+  const out = join(dir, "out");
+  try {
+    // Every package is there, so the tree passes the start-up check; the
+    // sqlite package's module throws when imported.
+    for (const name of ["redis", "postgres", "amqp", "denokv", "sqlite"]) {
+      const pkg = join(dir, "tree", "packages", name);
+      await Deno.mkdir(join(pkg, "src"), { recursive: true });
+      await Deno.writeTextFile(
+        join(pkg, "deno.json"),
+        JSON.stringify({ version: "2.3.5", imports: { "#sqlite": "./x.ts" } }),
+      );
+      await Deno.writeTextFile(
+        join(pkg, "src", "mod.ts"),
+        'throw new Error("this tree is broken");\n',
+      );
+    }
+    const result = await bench([
+      "--fedify-source",
+      join(dir, "tree"),
+      "--drivers",
+      "none,sqlite",
+      "--parallel",
+      "1",
+      "--total",
+      "1",
+      "--recipients",
+      "1",
+      "--no-baseline",
+      "--no-calibrate",
+      "--out",
+      out,
+    ], { FEDIFY_SOURCE: "" });
+    assert.equal(result.code, 1, result.stderr);
+    const document: ResultsDocument = JSON.parse(
+      await Deno.readTextFile(join(out, "latest.json")),
+    );
+    const byId = Object.fromEntries(document.results.map((r) => [r.id, r]));
+    assert.equal(byId.none.status, "ok");
+    assert.equal(byId.sqlite.status, "failed");
+    assert.match(
+      byId.sqlite.reason ?? "",
+      /packages\/sqlite\/src\/mod\.ts: this tree is broken/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -138,11 +198,14 @@ Deno.test({
       assert.match(result.stdout, /\| none +\| ok +\|/);
       assert.match(md, /\| postgres +\| failed +\|/);
       // Provenance: the command line as run, this checkout's commit.
-      assert.deepEqual(document.environment?.command?.slice(0, 2), [
-        "TOTAL=3",
-        "RECIPIENTS=6",
-      ]);
-      assert.match(document.environment!.command![2], /bench\.ts$/);
+      // FEDIFY_SOURCE, inherited where CI sets it, is recorded relative.
+      const command = document.environment!.command!.filter((part) => {
+        if (!part.startsWith("FEDIFY_SOURCE=")) return true;
+        assert.ok(!part.slice("FEDIFY_SOURCE=".length).startsWith("/"), part);
+        return false;
+      });
+      assert.deepEqual(command.slice(0, 2), ["TOTAL=3", "RECIPIENTS=6"]);
+      assert.match(command[2], /bench\.ts$/);
       assert.deepEqual(document.environment?.command?.slice(-2), [
         "--out",
         out,
