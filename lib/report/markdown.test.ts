@@ -186,6 +186,22 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
       cpuMsPerDelivery: 5,
       server: { name: "redis", version: "7", startedByBench: false },
     }),
+    // The package's own code from a Fedify tree between releases: not
+    // official, and no stand-in either.
+    result("sqlite", 1, "ok", {
+      ...finished,
+      driver: "sqlite",
+      id: "sqlite",
+      cpuMsPerDelivery: 5,
+      implementation: {
+        specifier: "@fedify/sqlite",
+        resolved: "packages/sqlite/src/mod.ts",
+        official: false,
+        version: "2.4.0",
+        origin: "fedify-source",
+        ref: { commit: "0".repeat(40), tag: null, dirty: false },
+      },
+    }),
   ]));
   assert.deepEqual(row(table, "in-process").slice(-3), [
     "2.00 ms",
@@ -202,6 +218,7 @@ Deno.test("the table adds the server's CPU to the app's and marks stand-ins", ()
   assert.equal(row(table, "deno-kv †")[0], "deno-kv †");
   assert.match(table, /\*\*†\*\* stand-in: .*`@fedify\/denokv`/);
   assert.doesNotMatch(table, /postgres †/);
+  assert.doesNotMatch(table, /sqlite †/);
 });
 
 /** A calibration taken before a row, at these RSA rates. */

@@ -81,9 +81,19 @@ export function rowNotes(r: ConfigurationResult): string[] {
   return out;
 }
 
-/** Whether a result measured a stand-in rather than the official package. */
+/**
+ * Whether a result measured a stand-in rather than the package itself.  A
+ * Fedify source tree at a commit that is not a release is the package's
+ * own code (not official, but no stand-in); files from before `origin`
+ * existed count every unofficial implementation as a stand-in, as they
+ * had no other kind.
+ */
 export function isStandIn(result: ConfigurationResult): boolean {
-  return result.implementation?.official === false;
+  const implementation = result.implementation;
+  if (implementation == null) return false;
+  return implementation.origin == null
+    ? implementation.official === false
+    : implementation.origin === "stand-in";
 }
 
 /** A row's label in a table: with `†` when it measured a stand-in. */
