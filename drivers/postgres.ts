@@ -10,6 +10,7 @@ import postgres from "postgres";
 import type { Driver, Json, OrderingSupport } from "./driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
+import { StopGuard } from "../lib/system/stop_guard.ts";
 import {
   followsSource,
   loadQueuePackage,
@@ -138,16 +139,71 @@ export function postgresDriverFor(
       const { url, table } = config as PostgresConfig;
       const PostgresMessageQueue = await queueClass(choice);
       const sql = connect(url);
-      const queue = new PostgresMessageQueue(sql, {
-        tableName: table,
-        channelName: table,
-      });
+      // See holdListenCallbacks: what the queue drops, the guard holds.
+      const guard = new StopGuard(name);
+      holdListenCallbacks(sql, guard);
+      const queue = adaptLegacyQueue(
+        new PostgresMessageQueue(sql, { tableName: table, channelName: table }),
+      );
       return {
-        queue: adaptLegacyQueue(queue),
-        close: () => sql.end({ timeout: 5 }),
+        queue: {
+          ...queue,
+          listen(handler, options) {
+            guard.watch(options?.signal);
+            // 1.8.7's main loop awaits its poll, whose query the abort
+            // cancels: listen() then rejects with 57014, as the stop.
+            return queue.listen(handler, options).catch((error) => {
+              if (!guard.accept(error, "the listener's own poll")) throw error;
+            });
+          },
+        },
+        async close() {
+          guard.enter("closing the queue");
+          await guard.settled();
+          await sql.end({ timeout: 5 });
+          guard.enter("closed");
+        },
       };
     },
   };
+}
+
+/**
+ * Makes `sql.listen()` hand what its callbacks return, and each
+ * `unlisten()`'s promise, to `guard`, which holds them until they settle
+ * and handles their rejection; postgres.js ignores what the callbacks
+ * return, and the queue drops them.  `PostgresMessageQueue` 1.8.7 leaves
+ * three kinds of promise with nobody waiting:
+ *
+ * - the polls it starts from each notification and on subscribing (these
+ *   callbacks): an abort cancels their query (57014, postgres.js's
+ *   `Query.cancel`), and a close cuts it off (`CONNECTION_ENDED`);
+ * - its `unlisten()` on abort, which a close right after the abort cuts
+ *   off (`CONNECTION_DESTROYED`);
+ * - the polls it starts with `setTimeout` for a delayed notification, which
+ *   no code here can reach: a process that runs the queue catches those
+ *   with `StopGuard.catchStrays()`.
+ *
+ * The first two are held here, and the driver's `close()` waits for them
+ * before ending the client.  2.x's queue catches its polls' errors and
+ * awaits its `unlisten()`, so for it holding changes nothing but the wait.
+ * The queue itself is the package's, unchanged.
+ */
+function holdListenCallbacks(sql: postgres.Sql, guard: StopGuard): void {
+  const listen = sql.listen;
+  sql.listen = (channel, onnotify, onlisten) =>
+    listen(
+      channel,
+      (payload) => {
+        guard.hold(onnotify(payload), "a poll started by a notification");
+      },
+      onlisten == null ? undefined : () => {
+        guard.hold(onlisten(), "the poll started on subscribing");
+      },
+    ).then((meta) => ({
+      ...meta,
+      unlisten: () => guard.hold(meta.unlisten(), "unlistening on abort"),
+    })) as ReturnType<typeof listen>;
 }
 
 /** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */

@@ -294,14 +294,29 @@ export function redisDriverFor(
         () => import("@fedify/redis"),
         choice,
       );
-      const queue = new module.RedisMessageQueue(() => client(url), {
+      const clients: Redis[] = [];
+      const queue = new module.RedisMessageQueue(() => {
+        const redis = client(url);
+        clients.push(redis);
+        return redis;
+      }, {
         queueKey: `${prefix}queue`,
         lockKey: `${prefix}lock`,
         channelKey: `${prefix}channel`,
       });
       return {
         queue: adaptLegacyQueue(queue),
-        close: () => Promise.resolve(queue[Symbol.dispose]()),
+        async close() {
+          // The queue publishes after each enqueue without awaiting it
+          // (1.8.7 and 2.x alike), and disposing disconnects at once: a
+          // publish still waiting for its reply would reject with nobody
+          // to hear it.  Redis answers in order, so once a PING on each
+          // client is answered, so is everything sent before it.
+          await Promise.all(
+            clients.map((redis) => redis.ping().catch(() => {})),
+          );
+          queue[Symbol.dispose]();
+        },
       };
     },
   };

@@ -407,6 +407,8 @@ export class AmqpMessageQueue implements MessageQueue {
       wake?.();
     });
     signal?.addEventListener("abort", onAbort, { once: true });
+    // An abort while the channel was opening came before the listener.
+    stopping ||= signal?.aborted ?? false;
     try {
       await this.#declare(channel);
       await channel.prefetch(1);
