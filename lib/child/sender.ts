@@ -42,6 +42,8 @@ import type { FanoutMode, OrderingKey, Workload } from "../results/types.ts";
 import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
 import { objectStep } from "../../fake_inbox/order.ts";
 import { makeStepActivity, noteId } from "./ordered.ts";
+import { StopGuard } from "../system/stop_guard.ts";
+import { guardListeners } from "../queue/guarded_queue.ts";
 
 /** Fedify's fanout option (defined with the results types). */
 export type { FanoutMode };
@@ -115,8 +117,17 @@ async function main(spec: SenderSpec): Promise<void> {
       close: () => Promise.resolve(),
     }
     : await openQueue(spec.queue);
+  // Closes the queue only once its handlers have settled, and handles what
+  // the stop leaves behind (lib/system/stop_guard.ts).
+  const guard = new StopGuard(spec.discard ? "discard" : spec.queue.driver);
+  guard.catchStrays();
   const keys = await generateSenderKeys(spec.rsaBits);
-  const federation = createSenderFederation({ queue: opened.queue, keys });
+  const federation = createSenderFederation({
+    queue: opened.queue == null
+      ? undefined
+      : guardListeners(opened.queue, guard),
+    keys,
+  });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (request) => federation.fetch(request, { contextData: undefined }),
@@ -224,9 +235,10 @@ async function main(spec: SenderSpec): Promise<void> {
     emit(sent);
   }
   await stop.done;
-  await consuming;
-  await server.shutdown();
-  await opened.close();
+  await guard.stop(consuming, async () => {
+    await server.shutdown();
+    await opened.close();
+  });
 }
 
 if (import.meta.main) {

@@ -13,6 +13,8 @@ import { createSenderFederation } from "./federation.ts";
 import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
 import { openQueue, type QueueSpec, reportDepth } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
+import { StopGuard } from "../system/stop_guard.ts";
+import { guardListeners } from "../queue/guarded_queue.ts";
 
 /** What the runner tells a worker. */
 export interface WorkerSpec {
@@ -29,7 +31,13 @@ async function main(spec: WorkerSpec): Promise<void> {
   if (spec.log != null) await configureFedifyLog(spec.log, "worker");
   const opened = await openQueue(spec.queue);
   if (opened.queue == null) throw new Error("a worker needs a queue");
-  const federation = createSenderFederation({ queue: opened.queue });
+  // Closes the queue only once its handlers have settled, and handles what
+  // the stop leaves behind (lib/system/stop_guard.ts).
+  const guard = new StopGuard(spec.queue.driver);
+  guard.catchStrays();
+  const federation = createSenderFederation({
+    queue: guardListeners(opened.queue, guard),
+  });
   const consuming = federation.startQueue(undefined, { signal: stop.signal });
   if (spec.reportDepth) {
     reportDepth(opened, stop.signal, spec.queue.sampleDepth);
@@ -41,8 +49,7 @@ async function main(spec: WorkerSpec): Promise<void> {
     implementation: opened.implementation,
   });
   await stop.done;
-  await consuming;
-  await opened.close();
+  await guard.stop(consuming, () => opened.close());
 }
 
 if (import.meta.main) {

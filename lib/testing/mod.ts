@@ -98,9 +98,8 @@ export async function roundTrip(
   }, { signal: controller.signal });
   await opened.queue.enqueue({ hello: "world" });
   await listening;
-  // Some queues (PostgresMessageQueue 1.8.7) leave poll loops running after
-  // listen() settles; closing their client under them fails those queries.
-  await sleep(1000);
+  // A driver's close() waits for what its queue left running (the polls
+  // PostgresMessageQueue 1.8.7 starts from notifications) before closing.
   await opened.close();
   return received;
 }
