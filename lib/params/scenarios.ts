@@ -100,7 +100,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   fedify2: {
     description: "the three Fedify 2.x measurements in one suite, about " +
-      "19 minutes for the default suite (results/fedify2 took 1,110 s): " +
+      "19 minutes for the default suite (results/fedify2-1.8.7 took 1,110 s; " +
+      "results/fedify2, 44 rows on a host 2.5× slower, 1,626 s): " +
       "each note's Create, Update " +
       "and Delete back to back (120 activities, 40 notes, × 10 " +
       "recipients), without and with orderingKey, at ×1 and ×4; one " +
