@@ -60,6 +60,9 @@ export const SQLITE_PLATFORM_KEY = Symbol.for(
 /** The project's root, for project-relative paths in the results. */
 const PROJECT_ROOT = fileURLToPath(new URL("../", import.meta.url));
 
+/** The trees {@link FedifySource.fromEnv} has named, by absolute root. */
+const sources = new Map<string, FedifySource>();
+
 /** A Fedify source tree: where its packages are and which code it holds. */
 export class FedifySource {
   readonly #dir: string;
@@ -84,7 +87,12 @@ export class FedifySource {
     } catch {
       return null; // no permission to read the environment: none given
     }
-    return dir == null || dir.trim() === "" ? null : new FedifySource(dir);
+    if (dir == null || dir.trim() === "") return null;
+    // One instance per tree, so that its git ref is read once per process.
+    const root = resolve(dir);
+    let source = sources.get(root);
+    if (source == null) sources.set(root, source = new FedifySource(root));
+    return source;
   }
 
   /** The tree's root, absolute. */
@@ -348,6 +356,20 @@ function message(error: unknown): string {
  */
 export function followsSource(choice: PackageChoice): boolean {
   return choice === "follow-source" && FedifySource.fromEnv() != null;
+}
+
+/**
+ * The npm packages a driver's results record in `environment.packages`:
+ * `clients` (its server's client libraries), and `@fedify/<name>` unless the
+ * driver runs a Fedify source tree's code, which each row records instead
+ * (`implementation`).
+ */
+export function recordedPackages(
+  name: SourcePackage,
+  choice: PackageChoice,
+  clients: readonly string[],
+): string[] {
+  return followsSource(choice) ? [...clients] : [`@fedify/${name}`, ...clients];
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   loadQueuePackage,
   type PackageChoice,
   packageLabel,
+  recordedPackages,
 } from "./packages.ts";
 
 /** The configuration `prepare()` hands to `open()`. */
@@ -101,10 +102,7 @@ export function postgresDriverFor(
     service: postgresService,
     queueSpecifier: "@fedify/postgres",
     get packages() {
-      // The source tree's package is recorded per row (`implementation`).
-      return followsSource(choice)
-        ? ["postgres"]
-        : ["@fedify/postgres", "postgres"];
+      return recordedPackages("postgres", choice, ["postgres"]);
     },
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);

@@ -31,6 +31,7 @@ import {
   loadQueuePackage,
   type PackageChoice,
   packageLabel,
+  recordedPackages,
 } from "./packages.ts";
 
 interface RedisConfig {
@@ -261,8 +262,7 @@ export function redisDriverFor(
     service,
     queueSpecifier: "@fedify/redis",
     get packages() {
-      // The source tree's package is recorded per row (`implementation`).
-      return followsSource(choice) ? ["ioredis"] : ["@fedify/redis", "ioredis"];
+      return recordedPackages("redis", choice, ["ioredis"]);
     },
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);

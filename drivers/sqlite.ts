@@ -15,7 +15,12 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { Availability, Driver, Json, OpenedQueue } from "./driver.ts";
-import { followsSource, loadQueuePackage, packageLabel } from "./packages.ts";
+import {
+  followsSource,
+  loadQueuePackage,
+  packageLabel,
+  recordedPackages,
+} from "./packages.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface SqliteConfig {
@@ -83,8 +88,7 @@ export function sqliteDriverFor(
     },
     queueSpecifier: "@fedify/sqlite",
     get packages() {
-      // The source tree's package is recorded per row (`implementation`).
-      return followsSource("follow-source") ? [] : ["@fedify/sqlite"];
+      return recordedPackages("sqlite", "follow-source", []);
     },
     get depth() {
       // 2.0.0-dev.279 has no getDepth(); 2.3's counts ready and delayed.
