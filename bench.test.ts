@@ -197,6 +197,20 @@ Deno.test({
       }
       assert.match(result.stdout, /\| none +\| ok +\|/);
       assert.match(md, /\| postgres +\| failed +\|/);
+      // Where each delivery's time went: Fedify's spans and the queue seam,
+      // every delivery timed once flushed, and the model's prediction.
+      const queued = byId["in-process"];
+      for (const stage of ["outbox", "post", "sign", "queue.wait"] as const) {
+        assert.equal(queued.stages?.byStage[stage]?.count, 18, stage);
+      }
+      assert.equal(queued.stages?.byStage.fanout?.count, 3);
+      assert.equal(queued.stages?.slots, 1);
+      assert.equal(typeof queued.predictedDeliveriesPerSecond, "number");
+      assert.ok(queued.limitedBy != null);
+      assert.equal(byId.none.stages?.byStage.sign?.count, 18);
+      assert.equal(byId.none.stages?.byStage.outbox, undefined);
+      assert.equal(byId.none.predictedDeliveriesPerSecond, undefined);
+      assert.match(md, /## Where a delivery's time goes/);
       // Provenance: the command line as run, this checkout's commit.
       // FEDIFY_SOURCE, inherited where CI sets it, is recorded relative.
       const command = document.environment!.command!.filter((part) => {

@@ -10,7 +10,6 @@ import {
   loadDrivers,
 } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
-import { FEDIFY_SOURCE_ENV, FedifySource } from "./drivers/packages.ts";
 import {
   ENV_NAMES,
   HELP,
@@ -32,7 +31,7 @@ import type {
 } from "./lib/results/types.ts";
 import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
 import { ServiceManager } from "./lib/services/mod.ts";
 import { driverAvailability } from "./lib/run/configurations.ts";
@@ -45,6 +44,11 @@ import {
 } from "./lib/cli/paths.ts";
 import { commandLine } from "./lib/measure/provenance.ts";
 import { Interrupter } from "./lib/cli/interrupt.ts";
+import {
+  useFedifySource,
+  withRelativeSource,
+  withRelativeSourceArgs,
+} from "./lib/cli/fedify_source.ts";
 import { leftovers } from "./lib/system/leftovers.ts";
 import {
   checkOutputDir,
@@ -149,18 +153,6 @@ function stoppedByBudget(result: ConfigurationResult): boolean {
   return result.estimate?.stoppedBy === "budget";
 }
 
-/**
- * The environment with `FEDIFY_SOURCE` relative to the working folder, so
- * that the recorded command line holds no absolute path of this machine.
- */
-function withRelativeSource(
-  env: Record<string, string>,
-): Record<string, string> {
-  const dir = env[FEDIFY_SOURCE_ENV];
-  if (dir == null || !isAbsolute(dir)) return env;
-  return { ...env, [FEDIFY_SOURCE_ENV]: relative(Deno.cwd(), dir) || "." };
-}
-
 async function main(): Promise<number> {
   let options;
   // The environment as the user gave it, for the recorded command line.
@@ -175,19 +167,12 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (options.fedifySource != null) {
-    const source = new FedifySource(options.fedifySource);
-    try {
-      await source.check();
-    } catch (error) {
-      fail(errorMessage(error), 2);
-    }
+  try {
     // Every process of the run (this one, the sender, the workers) loads
-    // the same tree: the children inherit the variable.
-    Deno.env.set(FEDIFY_SOURCE_ENV, source.dir);
-  } else {
-    // An empty FEDIFY_SOURCE means none: make that explicit for children.
-    Deno.env.delete(FEDIFY_SOURCE_ENV);
+    // the same tree: the children inherit FEDIFY_SOURCE.
+    await useFedifySource(options.fedifySource);
+  } catch (error) {
+    fail(errorMessage(error), 2);
   }
   let drivers: Driver[];
   try {
@@ -295,7 +280,7 @@ async function main(): Promise<number> {
     logDir: join(out, "logs"),
     command: commandLine(
       import.meta.url,
-      Deno.args,
+      withRelativeSourceArgs(Deno.args),
       withRelativeSource(givenEnv),
       ENV_NAMES,
     ),

@@ -314,6 +314,9 @@ export function amqpDriverFor(
       }, nativeRetrial: ${nativeRetrial}), ${description}`;
     },
     crossProcess: true,
+    // Without native retrial the package acknowledges in a `finally` right
+    // after calling the handler (Finding 1), before it settles.
+    removes: nativeRetrial ? "after-handler" : "before-handler",
     ordering: variant.partitions == null
       ? {
         supported: false,

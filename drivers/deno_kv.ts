@@ -63,6 +63,7 @@ export function denoKvDriverFor(
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),
     delivery: "at-least-once",
+    removes: "after-handler",
     get ordering() {
       return {
         supported: true,

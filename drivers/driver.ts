@@ -95,6 +95,14 @@ export interface Driver {
    */
   readonly volatile?: boolean;
   /**
+   * When the queue lets go of a message it hands out: `before-handler` (it
+   * deletes the message, or takes it out of its list, before the handler
+   * runs: at most once), or `after-handler` (it acknowledges once the
+   * handler has settled: at least once).  The stage report says what the
+   * queue's turnaround then holds; unknown when absent.
+   */
+  readonly removes?: "before-handler" | "after-handler";
+  /**
    * What the queue promises about deliveries in normal operation (no crash):
    * `"exactly-once"` (the default) if every message is handled once;
    * `"at-least-once"` if the queue itself may hand a message to a consumer

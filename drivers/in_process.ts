@@ -13,6 +13,7 @@ export const inProcessDriver: Driver = {
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
   volatile: true,
+  removes: "before-handler",
   ordering: {
     supported: true,
     note: "InProcessMessageQueue (@fedify/fedify 2.3.6) hands out no " +

@@ -35,6 +35,7 @@ export const mysqlDriver: Driver = {
   name: "mysql",
   description: "@fedify/mysql MysqlMessageQueue (mysql2; MariaDB or MySQL)",
   crossProcess: true,
+  removes: "before-handler",
   quietPeriodSeconds: POLL_INTERVAL_SECONDS,
   ordering: {
     supported: true,

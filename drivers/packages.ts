@@ -13,7 +13,7 @@
  * fails that driver with the path and the error.
  *
  * Each load is recorded, so that the process that opened a queue can say
- * exactly which code ran ({@link loadedImplementation}).
+ * exactly which code ran ({@link implementationFor}).
  *
  * @module
  */
@@ -227,16 +227,6 @@ export interface LoadedPackage<T> {
 const loaded = new Map<string, Implementation>();
 
 /**
- * What this process loaded under `specifier` last (through
- * {@link loadQueuePackage}), or `undefined` when it loaded nothing under it.
- */
-export function loadedImplementation(
-  specifier: string,
-): Implementation | undefined {
-  return loaded.get(specifier);
-}
-
-/**
  * Loads one of Fedify's queue packages for a driver.
  *
  * @param name The package's folder, e.g. `postgres` for `@fedify/postgres`.
@@ -287,6 +277,22 @@ export async function loadQueuePackage<T>(
   };
   loaded.set(specifier, implementation);
   return { module, implementation };
+}
+
+/**
+ * What ran under `specifier` in this process: what a driver loaded through
+ * {@link loadQueuePackage} last, else what the import map resolves it to,
+ * else `null` (a user's driver naming a specifier this project cannot
+ * resolve).
+ */
+export function implementationFor(specifier: string): Implementation | null {
+  const loadedHere = loaded.get(specifier);
+  if (loadedHere != null) return loadedHere;
+  try {
+    return mappedImplementation(specifier);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -90,6 +90,7 @@ export function postgresDriverFor(
         (summary == null ? "" : `, ${summary}`);
     },
     crossProcess: true,
+    removes: "before-handler",
     ...(variant.inDefaultSuite == null
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),

@@ -253,6 +253,7 @@ export function redisDriverFor(
         `${summary} (${describeSettings(mode)})`;
     },
     crossProcess: true,
+    removes: "before-handler",
     get ordering() {
       return redisOrdering(choice);
     },

@@ -75,6 +75,7 @@ export function sqliteDriverFor(
         (summary == null ? "" : `, ${summary}`);
     },
     crossProcess: true,
+    removes: "before-handler",
     ...(variant.inDefaultSuite == null
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),

@@ -197,6 +197,8 @@ export const beanstalkdDriver: Driver = {
   description:
     "beanstalkd via the example BeanstalkdMessageQueue (text protocol, binlog)",
   crossProcess: true,
+  // The job is deleted once the handler's promise resolves.
+  removes: "after-handler",
   service: beanstalkdService,
   module: import.meta.url,
   async prepare({ runId, serviceUrl }) {

@@ -10,6 +10,7 @@ import {
   MemoryKvStore,
   type MessageQueue,
 } from "@fedify/fedify";
+import type { TracerProvider } from "@opentelemetry/api";
 import { Create, Note, Person, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { activityId, inboxUrl, recipientId } from "../../fake_inbox/ledger.ts";
 
@@ -52,6 +53,11 @@ export interface SenderFederationOptions {
   readonly queue?: MessageQueue;
   /** The sender's keys; a worker process that only delivers needs none. */
   readonly keys?: SenderKeys;
+  /**
+   * Receives Fedify's OpenTelemetry spans (stage timing); Fedify's default,
+   * the global provider (none registered: no spans), when absent.
+   */
+  readonly tracerProvider?: TracerProvider;
 }
 
 /**
@@ -67,6 +73,9 @@ export function createSenderFederation(
     queue: options.queue,
     manuallyStartQueue: true,
     allowPrivateAddress: true,
+    ...(options.tracerProvider == null
+      ? {}
+      : { tracerProvider: options.tracerProvider }),
   });
   const keys = options.keys;
   federation

@@ -12,10 +12,8 @@ import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
 import type { Driver, Json } from "../../drivers/driver.ts";
 import { CountingQueue } from "../queue/counting_queue.ts";
-import {
-  loadedImplementation,
-  mappedImplementation,
-} from "../../drivers/packages.ts";
+import type { StageTiming } from "../queue/timing_queue.ts";
+import { implementationFor } from "../../drivers/packages.ts";
 import type { Implementation, ParallelImpl } from "../results/types.ts";
 
 /** The queue part of a sender's or worker's spec. */
@@ -40,6 +38,11 @@ export interface QueueSpec {
    * call's start (`--sample-depth`) instead of every second.
    */
   readonly sampleDepth?: boolean;
+  /**
+   * Time the stages of each delivery (`lib/child/stages.ts`): on unless
+   * `--no-stages`.
+   */
+  readonly stages?: boolean;
 }
 
 /** A queue opened from a {@link QueueSpec}, or none for synchronous delivery. */
@@ -60,8 +63,14 @@ export interface ChildQueue {
   close(): Promise<void>;
 }
 
-/** Opens the queue a spec describes. */
-export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
+/**
+ * Opens the queue a spec describes; with `timing`, the stage wrappers sit
+ * around the driver's queue and around the parallel wrapper.
+ */
+export async function openQueue(
+  spec: QueueSpec,
+  timing?: StageTiming,
+): Promise<ChildQueue> {
   const drivers = await loadDrivers(spec.driverModules);
   const driver = findDriver(drivers, spec.driver);
   if (driver == null) throw new Error(`unknown driver: ${spec.driver}`);
@@ -76,8 +85,12 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
   const inner = counting ?? opened.queue;
   const implementation = driver.queueSpecifier == null
     ? null
-    : implementationOf(driver.queueSpecifier);
-  const queue = wrapParallel(inner, spec.parallelism, spec.parallelImpl);
+    : implementationFor(driver.queueSpecifier);
+  const timed = timing == null ? inner : timing.inner(inner);
+  const parallel = wrapParallel(timed, spec.parallelism, spec.parallelImpl);
+  const queue = timing == null
+    ? parallel
+    : timing.outer(parallel, parallel !== timed);
   return {
     queue,
     inner,
@@ -85,21 +98,6 @@ export async function openQueue(spec: QueueSpec): Promise<ChildQueue> {
     implementation,
     close: () => opened.close(),
   };
-}
-
-/**
- * What ran under `specifier` in this process: what a driver loaded through
- * `drivers/packages.ts`, else what the import map resolves it to, else
- * `null` (a user's driver naming a specifier this project cannot resolve).
- */
-function implementationOf(specifier: string): Implementation | null {
-  const loaded = loadedImplementation(specifier);
-  if (loaded != null) return loaded;
-  try {
-    return mappedImplementation(specifier);
-  } catch {
-    return null;
-  }
 }
 
 /** How often a consumer reports its queue's depth, in ms. */

@@ -7,7 +7,8 @@
  * process is ready and measured from the same moment.  Messages to the
  * runner (`lib/ipc/messages.ts`): `ready`, `progress` (about once a second
  * while sending), `sent` (timings), `depth` (queue depth, when it consumes a
- * queue that can tell), `error`.
+ * queue that can tell), `queueLog` and `stages` (when asked to), `flushed`,
+ * `error`.
  *
  * @module
  */
@@ -21,102 +22,43 @@ import {
   SENDER,
 } from "./federation.ts";
 import { sendDirect } from "./direct.ts";
-import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
-import {
-  type ChildQueue,
-  openQueue,
-  type QueueSpec,
-  reportDepth,
-} from "./queue.ts";
+import { configureFedifyLog } from "./fedify_log.ts";
+import { type ChildQueue, openQueue, reportDepth } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
-import { addressDeadInboxes, type DeadInboxSpec } from "./dead_inboxes.ts";
+import { openStages, reportStages } from "./stages.ts";
+import { addressDeadInboxes } from "./dead_inboxes.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
-import { arrivalSchedule, type ScheduleOptions } from "../workload/arrivals.ts";
+import { arrivalSchedule } from "../workload/arrivals.ts";
 import {
   closedLoops,
   openLoop,
   type SendCall,
   type SendLog,
 } from "./send_loops.ts";
-import type { FanoutMode, OrderingKey, Workload } from "../results/types.ts";
+import type { FanoutMode } from "../results/types.ts";
 import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
 import { objectStep } from "../../fake_inbox/order.ts";
 import { makeStepActivity, noteId } from "./ordered.ts";
 import { StopGuard } from "../system/stop_guard.ts";
+import type { SenderSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 
 /** Fedify's fanout option (defined with the results types). */
 export type { FanoutMode };
 
-/** What the runner tells the sender. */
-export interface SenderSpec {
-  /** Run id embedded in activity ids. */
-  readonly runId: string;
-  /** Number of activities to send. */
-  readonly total: number;
-  /** Number of recipients per activity. */
-  readonly recipients: number;
-  /** Origin of the fake inbox server. */
-  readonly inboxOrigin: string;
-  /** The queue to open. */
-  readonly queue: QueueSpec;
-  /** Whether this process also consumes its queue. */
-  readonly consume: boolean;
-  /** Fedify's fanout option for `sendActivity`. */
-  readonly fanout: FanoutMode;
-  /** What to send; independent `Create(Note)` activities when absent. */
-  readonly workload?: Workload;
-  /**
-   * `object`: every `sendActivity` passes its note's id as `orderingKey`;
-   * no key when absent or `none`.
-   */
-  readonly orderingKey?: OrderingKey;
-  /** RSA modulus length of the sender's key. */
-  readonly rsaBits: number;
-  /**
-   * Set for the baseline: skip Fedify's `sendActivity` and sign and POST
-   * every delivery directly with this many in flight.
-   */
-  readonly direct?: { readonly concurrency: number };
-  /**
-   * Set for a consumer started after a crash: send nothing, only consume
-   * the queue (which, for a queue in the killed process's memory, is empty).
-   */
-  readonly consumeOnly?: boolean;
-  /** Where Fedify's log goes; nowhere when absent. */
-  readonly log?: LogSpec;
-  /** Dead recipients and their inboxes' origin (`--inbox-dead-rate`). */
-  readonly deadInboxes?: DeadInboxSpec;
-  /**
-   * A rate run: the schedule the `total` activities follow (the sender draws
-   * the same one as the runner); calls start on time whether or not earlier
-   * ones have returned.
-   */
-  readonly schedule?: ScheduleOptions;
-  /** Closed send loops at once (default 1). */
-  readonly senders?: number;
-  /**
-   * Enqueue into a queue that drops every message, instead of the driver's:
-   * the load generator's own limit.
-   */
-  readonly discard?: boolean;
-  /**
-   * Send nothing: the idle measurement, which only watches the processes
-   * with an empty queue.
-   */
-  readonly idle?: boolean;
-}
+export type { SenderSpec };
 
 async function main(spec: SenderSpec): Promise<void> {
   const stop = control();
   if (spec.log != null) await configureFedifyLog(spec.log, "sender");
+  const stages = spec.discard ? null : openStages(spec.queue.stages);
   const opened: ChildQueue = spec.discard
     ? {
       queue: new DiscardQueue(),
       implementation: null,
       close: () => Promise.resolve(),
     }
-    : await openQueue(spec.queue);
+    : await openQueue(spec.queue, stages?.timing);
   // Closes the queue only once its handlers have settled, and handles what
   // the stop leaves behind (lib/system/stop_guard.ts).
   const guard = new StopGuard(spec.discard ? "discard" : spec.queue.driver);
@@ -127,6 +69,7 @@ async function main(spec: SenderSpec): Promise<void> {
       ? undefined
       : guardListeners(opened.queue, guard),
     keys,
+    tracerProvider: stages?.tracerProvider,
   });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -140,6 +83,7 @@ async function main(spec: SenderSpec): Promise<void> {
     reportDepth(opened, stop.signal, spec.queue.sampleDepth);
   }
   reportQueueLog(opened.counting, stop.signal);
+  reportStages(stages, stop);
   emit({
     type: "ready",
     pid: Deno.pid,

@@ -4,32 +4,27 @@
  * separate worker would be.  It delivers what the sender enqueued.
  *
  * Messages to the runner: `ready`, `depth` (when asked to and the queue can
- * tell), `error`.
+ * tell), `queueLog` and `stages` (when asked to), `flushed`, `error`.
  *
  * @module
  */
 import { control, emit, readSpec } from "../ipc/child_io.ts";
 import { createSenderFederation } from "./federation.ts";
-import { configureFedifyLog, type LogSpec } from "./fedify_log.ts";
-import { openQueue, type QueueSpec, reportDepth } from "./queue.ts";
+import { configureFedifyLog } from "./fedify_log.ts";
+import { openQueue, reportDepth } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
+import { openStages, reportStages } from "./stages.ts";
 import { StopGuard } from "../system/stop_guard.ts";
+import type { WorkerSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 
-/** What the runner tells a worker. */
-export interface WorkerSpec {
-  /** The queue to consume. */
-  readonly queue: QueueSpec;
-  /** Whether this worker reports the queue's depth (one worker does). */
-  readonly reportDepth: boolean;
-  /** Where Fedify's log goes; nowhere when absent. */
-  readonly log?: LogSpec;
-}
+export type { WorkerSpec };
 
 async function main(spec: WorkerSpec): Promise<void> {
   const stop = control();
   if (spec.log != null) await configureFedifyLog(spec.log, "worker");
-  const opened = await openQueue(spec.queue);
+  const stages = openStages(spec.queue.stages);
+  const opened = await openQueue(spec.queue, stages?.timing);
   if (opened.queue == null) throw new Error("a worker needs a queue");
   // Closes the queue only once its handlers have settled, and handles what
   // the stop leaves behind (lib/system/stop_guard.ts).
@@ -37,12 +32,14 @@ async function main(spec: WorkerSpec): Promise<void> {
   guard.catchStrays();
   const federation = createSenderFederation({
     queue: guardListeners(opened.queue, guard),
+    tracerProvider: stages?.tracerProvider,
   });
   const consuming = federation.startQueue(undefined, { signal: stop.signal });
   if (spec.reportDepth) {
     reportDepth(opened, stop.signal, spec.queue.sampleDepth);
   }
   reportQueueLog(opened.counting, stop.signal);
+  reportStages(stages, stop);
   emit({
     type: "ready",
     pid: Deno.pid,

@@ -12,6 +12,7 @@
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import {
   DEQUEUE_COST,
+  envNames,
   parseCommand,
   renderHelp,
   UsageError,
@@ -30,11 +31,20 @@ import type {
 import { runDequeueCost } from "../run/dequeue_cost.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { Interrupter } from "./interrupt.ts";
+import {
+  useFedifySource,
+  withRelativeSource,
+  withRelativeSourceArgs,
+} from "./fedify_source.ts";
+import { commandLine } from "../measure/provenance.ts";
+import { errorMessage } from "../results/error_message.ts";
 
 /** Everything `deno task dequeue-cost` was asked to do. */
 export interface DequeueCostOptions extends DequeueCostParams {
   /** Where the files go. */
   readonly outDir: string;
+  /** The Fedify source tree the queue packages come from, if any. */
+  readonly fedifySource: string | null;
 }
 
 /** The help text. */
@@ -66,8 +76,8 @@ export function parseDequeueCostArgs(
       );
     }
   }
-  const { out, help: _, ...params } = values;
-  return { ...params, outDir: out };
+  const { out, help: _, fedifySource, ...params } = values;
+  return { ...params, outDir: out, fedifySource };
 }
 
 /** The progress line of a point, on stderr. */
@@ -98,8 +108,10 @@ function depthLine(cost: DepthCost): string {
 
 if (import.meta.main) {
   let options: DequeueCostOptions | null;
+  // The environment as the user gave it, for the recorded command line.
+  const givenEnv = Deno.env.toObject();
   try {
-    options = parseDequeueCostArgs(Deno.args, Deno.env.toObject());
+    options = parseDequeueCostArgs(Deno.args, givenEnv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message}`);
@@ -109,6 +121,12 @@ if (import.meta.main) {
     console.log(HELP);
     Deno.exit(0);
   }
+  try {
+    await useFedifySource(options.fedifySource);
+  } catch (error) {
+    console.error(`error: ${errorMessage(error)}`);
+    Deno.exit(2);
+  }
   const interrupter = new Interrupter({
     force: () => {
       leftovers.forceCleanup();
@@ -117,6 +135,12 @@ if (import.meta.main) {
   });
   interrupter.install();
   const document = await runDequeueCost(options, {
+    command: commandLine(
+      import.meta.url,
+      withRelativeSourceArgs(Deno.args),
+      withRelativeSource(givenEnv),
+      envNames(DEQUEUE_COST),
+    ),
     signal: interrupter.signal,
     onProgress: (driver, backlog, point) =>
       console.error(progressLine(driver, backlog, point)),

@@ -34,6 +34,9 @@ Deno.test("parseCli: defaults, env and flags", () => {
   assert.equal(flags.recipients, 4);
   assert.deepEqual(flags.drivers, ["redis", "none"]);
   assert.deepEqual(flags.parallel, [1, 4]);
+  // Stage timing is on unless --no-stages, and recorded only when off.
+  assert.equal(suiteParams(d).stages, undefined);
+  assert.equal(suiteParams(parseCli(["--no-stages"], {})).stages, false);
 });
 
 Deno.test("parseCli: bad input names the problem", () => {

@@ -8,6 +8,7 @@
 import {
   BENCH,
   type BenchValues,
+  envNames,
   groupDefaults,
   parseCommand,
   recordParams,
@@ -70,9 +71,7 @@ export function suiteParams(options: CliOptions): SuiteParams {
 }
 
 /** The environment variables the bench reads (`TOTAL`, `RECIPIENTS`, …). */
-export const ENV_NAMES: readonly string[] = BENCH.params.flatMap((spec) =>
-  spec.env == null ? [] : [spec.env]
-);
+export const ENV_NAMES: readonly string[] = envNames(BENCH);
 
 /** The help text. */
 export const HELP: string = renderHelp(BENCH);

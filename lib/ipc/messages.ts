@@ -106,6 +106,25 @@ export interface QueueLogMessage {
   readonly handled: number[];
 }
 
+/**
+ * `stages`: the stage timings this process recorded since its last
+ * `stages` message (sent about every 500 ms by the sender and every worker
+ * while stage timing is on, and once more when the runner asks with
+ * `flush-stages`).
+ */
+export interface StagesMessage {
+  readonly type: "stages";
+  /** Timings, ms, by stage name; stages without a timing are absent. */
+  readonly samples: Readonly<Record<string, readonly number[]>>;
+  /** The most handlers the driver's queue had running at once so far. */
+  readonly peakInFlight: number;
+}
+
+/** `flushed`: every stage timing so far has been sent (`flush-stages`). */
+export interface FlushedMessage {
+  readonly type: "flushed";
+}
+
 /** `error`: the child failed and exits next. */
 export interface ErrorMessage {
   readonly type: "error";
@@ -121,6 +140,8 @@ export type ChildMessage =
   | SentMessage
   | DepthMessage
   | QueueLogMessage
+  | StagesMessage
+  | FlushedMessage
   | ErrorMessage;
 
 /** The `type` of a {@link ChildMessage}. */
@@ -134,9 +155,11 @@ export type MessageOf<T extends ChildMessageType> = Extract<
 
 /**
  * A command the runner sends a child, one a line on its stdin: `go` tells
- * the sender to start sending, once every process is ready and measured.
+ * the sender to start sending, once every process is ready and measured;
+ * `flush-stages` asks the sender and workers for their last stage timings
+ * (answered with `stages` and then `flushed`).
  */
-export type Command = "go";
+export type Command = "go" | "flush-stages";
 
 /** Every message type, to tell a message line from a log line. */
 const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
@@ -146,6 +169,8 @@ const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
   sent: true,
   depth: true,
   queueLog: true,
+  stages: true,
+  flushed: true,
   error: true,
 };
 

@@ -40,6 +40,15 @@ export function processRecord(
       ? roundTo(end.cpuSeconds - start.cpuSeconds, 2)
       : null,
     peakRssBytes: end?.peakRssBytes ?? null,
+    ...(start?.mainThreadCpuSeconds != null &&
+        end?.mainThreadCpuSeconds != null
+      ? {
+        mainThreadCpuSeconds: roundTo(
+          end.mainThreadCpuSeconds - start.mainThreadCpuSeconds,
+          2,
+        ),
+      }
+      : {}),
   };
 }
 

@@ -59,8 +59,8 @@ export async function readExactTag(root: URL): Promise<string | null> {
 
 /**
  * The command line as run, as a list a shell would read: the environment
- * variables among `names` that are set (`TOTAL=20`), the script's path
- * relative to the working folder, then its arguments.
+ * variables among `names` that are set and not empty (`TOTAL=20`), the
+ * script's path relative to the working folder, then its arguments.
  *
  * @param script The entry module's URL (`import.meta.url` of `bench.ts`).
  * @param args Its arguments (`Deno.args`).
@@ -73,7 +73,8 @@ export function commandLine(
   env: Readonly<Record<string, string | undefined>>,
   names: readonly string[],
 ): string[] {
-  const set = names.filter((name) => env[name] != null)
+  // An empty variable means "not given" to every command here: left out.
+  const set = names.filter((name) => env[name] != null && env[name] !== "")
     .map((name) => `${name}=${env[name]}`);
   return [...set, scriptPath(new URL(script)), ...args];
 }

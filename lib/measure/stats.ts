@@ -313,6 +313,17 @@ export function aggregateRuns(
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),
+    // The stages, the prediction and the limit of the representative run,
+    // which they were measured in.
+    ...(representative.stages == null ? {} : {
+      stages: representative.stages,
+      limitedBy: representative.limitedBy ?? null,
+      predictedDeliveriesPerSecond:
+        representative.predictedDeliveriesPerSecond ?? null,
+      ...(representative.prediction == null
+        ? {}
+        : { prediction: representative.prediction }),
+    }),
     // Violations are a count like duplicates: the median over the runs (the
     // worst run's when one failed); each run's own stays in `runs`.
     ...(representative.ordering == null ? {} : {

@@ -6,6 +6,7 @@
  * @module
  */
 import { count, seconds, text } from "./kinds.ts";
+import { fedifySourceParam } from "./source.ts";
 import { type CommandTable, list, toggle, value } from "./spec.ts";
 
 const OPTIONS = "Options";
@@ -113,6 +114,7 @@ const PARAMS = [
     section: OPTIONS,
     affects: "measurement",
   }),
+  fedifySourceParam(OPTIONS),
   value({
     name: "out",
     flag: "out",

@@ -56,8 +56,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   steady: {
-    description: "steady load, about 26 minutes for the default suite " +
-      "(results/steady took 1,583 s; 9 configurations × (20 s idle + up " +
+    description: "steady load, about 24 minutes for the default suite " +
+      "(results/steady took 1,446 s; 9 configurations × (20 s idle + up " +
       "to 240 s of probes + start-up)): 10 recipients per activity, " +
       "each queue without a wrapper; 20 s idle, " +
       "then each queue's capacity searched to within 10% from 8 " +

@@ -206,3 +206,13 @@ export type ParamValues<Table extends readonly ParamSpec[]> = {
     ParamSpec<string, infer T> ? T
     : never;
 };
+
+/**
+ * The environment variables a command reads (`TOTAL`, `RECIPIENTS`, …), in
+ * `--help` order: what its recorded command line keeps of the environment.
+ */
+export function envNames(
+  table: { readonly params: readonly ParamSpec[] },
+): string[] {
+  return table.params.flatMap((spec) => spec.env == null ? [] : [spec.env]);
+}

@@ -477,3 +477,19 @@ Deno.test("the comparison names the commit each file was measured at, when recor
     /Measured at/,
   );
 });
+
+Deno.test("compareResults: a change in what limits a configuration is named", () => {
+  const limited = (resource: "cpu" | "dequeue") => ({
+    ...config("redis", 10, 100, 50),
+    limitedBy: { resource, evidence: "…", utilisation: 0.9 },
+  });
+  const c = compareResults(doc([limited("cpu")]), doc([limited("dequeue")]));
+  assert.deepEqual(c.rows[0].limitChange, { old: "cpu", new: "dequeue" });
+  assert.match(
+    renderComparison(c),
+    /What limits a configuration changed .*: redis cpu → dequeue\./,
+  );
+  const same = compareResults(doc([limited("cpu")]), doc([limited("cpu")]));
+  assert.equal(same.rows[0].limitChange, undefined);
+  assert.doesNotMatch(renderComparison(same), /What limits/);
+});

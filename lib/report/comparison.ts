@@ -26,6 +26,7 @@ import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
   Commit,
   ConfigurationResult,
+  LimitingResource,
   ResultsDocument,
   Status,
   SuiteParams,
@@ -123,6 +124,14 @@ export interface ComparisonRow {
   readonly statusVerdict: "better" | "worse" | null;
   /** One entry per compared figure; empty unless `ok` in both files. */
   readonly changes: readonly FigureChange[];
+  /**
+   * What limits the configuration (its `limitedBy` resource) in each file,
+   * when both files say and they differ; absent otherwise.
+   */
+  readonly limitChange?: {
+    readonly old: LimitingResource;
+    readonly new: LimitingResource;
+  };
 }
 
 /**
@@ -424,12 +433,19 @@ export function compareResults(
     const bothOk = old.status === "ok" && now.status === "ok";
     const step = SEVERITY[now.status] - SEVERITY[old.status];
     const runs = { old: runsOf(old, oldDoc), new: runsOf(now, newDoc) };
+    const limits = {
+      old: old.limitedBy?.resource,
+      new: now.limitedBy?.resource,
+    };
     return {
       id,
       presence: "both",
       oldStatus: old.status,
       newStatus: now.status,
       statusVerdict: step < 0 ? "better" : step > 0 ? "worse" : null,
+      ...(limits.old != null && limits.new != null && limits.old !== limits.new
+        ? { limitChange: { old: limits.old, new: limits.new } }
+        : {}),
       changes: bothOk
         ? FIGURES.map((spec) =>
           compareFigure(old, now, runs, calibration.scale, spec)

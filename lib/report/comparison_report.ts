@@ -319,6 +319,16 @@ export function renderComparison(c: Comparison): string {
         "figures to agree; unclear: they do not.",
     );
   }
+  const limits = c.rows.filter((row) => row.limitChange != null);
+  if (limits.length > 0) {
+    notes.push(
+      "What limits a configuration changed (its stages, " +
+        "docs/methodology.md): " +
+        limits.map((row) =>
+          `${row.id} ${row.limitChange!.old} → ${row.limitChange!.new}`
+        ).join(", ") + ".",
+    );
+  }
   parts.push(notes.join("\n") + "\n");
   return parts.join("\n");
 }

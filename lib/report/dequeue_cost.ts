@@ -20,6 +20,9 @@ import {
 } from "./columns.ts";
 import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import { writeAtomically } from "./markdown.ts";
+import { provenanceLines } from "./environment.ts";
+import { queueCodeLines } from "./implementation.ts";
+import type { Environment } from "../results/types.ts";
 import {
   type CostFit,
   DEPTH_CALLS,
@@ -96,6 +99,7 @@ export function renderDequeueCost(
       } messages due in an hour were enqueued: every dequeue (and every ` +
         "`getDepth()` call) ran beside that delayed backlog."
       : ""),
+    ...whatRan(document),
     "",
     columnTable(POINT_COLUMNS, document.points, UNPADDED),
   ];
@@ -150,6 +154,26 @@ export function renderDequeueCost(
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Which code each driver ran, and the commit and command, as far as the
+ * file records them: an empty line and the list, or nothing.
+ */
+function whatRan(document: DequeueCostDocument): string[] {
+  const code = queueCodeLines(
+    Object.entries(document.implementations ?? {}).map((
+      [driver, implementation],
+    ) => ({ driver, implementation })),
+  );
+  const environment = document.environment as
+    | Pick<Environment, "commit" | "command">
+    | null;
+  const lines = [
+    ...code,
+    ...(environment == null ? [] : provenanceLines(environment)),
+  ];
+  return lines.length > 0 ? ["", ...lines] : [];
 }
 
 /** The `getDepth()` table's columns: one per backlog. */

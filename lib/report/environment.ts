@@ -9,9 +9,13 @@ import { type Environment, UNKNOWN } from "../results/types.ts";
 
 /**
  * Renders the environment as the "Machine" (with the calibration, when
- * recorded) and "Software" Markdown sections.
+ * recorded) and "Software" Markdown sections; `queueCode` (lines of
+ * `queueCodeLines()`) goes after the packages.
  */
-export function renderEnvironment(env: Environment): string {
+export function renderEnvironment(
+  env: Environment,
+  queueCode: readonly string[] = [],
+): string {
   const number = new Intl.NumberFormat("en-US");
   const cpu = [
     text(env.cpu.model),
@@ -48,19 +52,25 @@ export function renderEnvironment(env: Environment): string {
     `- **TypeScript**: ${text(env.runtime.typescript)}`,
     packages.length > 0 ? "- **Packages**:" : "- **Packages**: none recorded",
     ...packages,
+    ...queueCode,
     servers.length > 0
       ? "- **Queue servers**:"
       : "- **Queue servers**: none (in-process queues only)",
     ...servers,
     `- **Sender keys**: ${text(env.senderKeys)}`,
     `- **Fanout**: ${code(env.fanout)}${FANOUT_NOTES[env.fanout] ?? ""}`,
-    ...provenance(env),
+    ...provenanceLines(env),
     "",
   ].join("\n");
 }
 
-/** The commit and command lines, as far as recorded. */
-function provenance(env: Environment): string[] {
+/**
+ * The commit and command lines, as far as recorded (also for the
+ * dequeue-cost report, whose environment has these two and less else).
+ */
+export function provenanceLines(
+  env: Pick<Environment, "commit" | "command">,
+): string[] {
   const lines: string[] = [];
   if (env.commit !== undefined) {
     lines.push(

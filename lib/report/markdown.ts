@@ -8,8 +8,10 @@
  *
  * @module
  */
+import { queueCodeLines } from "./implementation.ts";
 import { depthSection } from "./depth_table.ts";
 import { delayedSection } from "./delayed_table.ts";
+import { stagesSection } from "./stages_table.ts";
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
@@ -289,12 +291,15 @@ Started ${document.startedAt}, finished ${
 ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
 ${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
     depthSection(document)
-  }${delayedSection(document)}${
+  }${delayedSection(document)}${stagesSection(document)}${
     sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
   }${figures}${
     document.environment == null
       ? ""
-      : "\n## Environment\n\n" + renderEnvironment(document.environment)
+      : "\n## Environment\n\n" + renderEnvironment(
+        document.environment,
+        queueCodeLines(document.results),
+      )
   }${
     rowCalibrations == null
       ? ""

@@ -7,7 +7,7 @@
  * @module
  */
 import { readJsonFile, ResultsFileError } from "./read.ts";
-import type { DepthRecord } from "./types.ts";
+import type { DepthRecord, Implementation } from "./types.ts";
 
 /** The parameters a dequeue-cost file records (all but where it went). */
 export interface DequeueCostParams {
@@ -96,6 +96,11 @@ export interface DequeueCostDocument {
   readonly finishedAt: string;
   readonly params: DequeueCostParams;
   readonly environment: unknown;
+  /**
+   * Which code each driver's queue ran, by driver name (as a bench row's
+   * `implementation`); absent in files made before it was recorded.
+   */
+  readonly implementations?: Readonly<Record<string, Implementation>>;
   readonly points: readonly DequeueCostPoint[];
   readonly fits: readonly CostFit[];
   readonly projections: readonly DrainProjection[];

@@ -143,6 +143,11 @@ export interface SuiteParams {
    * (`RunResult.depth`); absent when off.
    */
   readonly sampleDepth?: boolean;
+  /**
+   * `--no-stages`: `false` when runs did not time each delivery's stages;
+   * absent when they did (the default).
+   */
+  readonly stages?: boolean;
 }
 
 /**

@@ -9,6 +9,11 @@ import type { Implementation } from "./configuration.ts";
 import type { CalibrationPoint } from "./environment.ts";
 import type { DelayedRecord, DepthRecord, OrderingRecord } from "./fedify2.ts";
 import type { Percentiles, Series, Status } from "./figures.ts";
+import type {
+  LimitedByRecord,
+  PredictionBounds,
+  StagesRecord,
+} from "./stages.ts";
 import type { IdleRecord, LoadRecord, MaxRateRecord } from "./load.ts";
 
 /**
@@ -29,6 +34,12 @@ export interface ProcessRecord {
   readonly cpuSeconds?: number | null;
   /** Peak resident set size in bytes (VmHWM), `null` when unknown. */
   readonly peakRssBytes?: number | null;
+  /**
+   * Of {@link cpuSeconds}, the process's main thread's (a Deno process's
+   * event loop, which runs one thing at a time); absent for a server and
+   * where it could not be read.
+   */
+  readonly mainThreadCpuSeconds?: number;
 }
 
 /** How a run went over time; seconds count from the first `sendActivity` call. */
@@ -190,6 +201,22 @@ export interface RunResult {
   readonly idle?: IdleRecord;
   /** Arrival order of the `cud` workload; absent for other workloads. */
   readonly ordering?: OrderingRecord;
+  /**
+   * Where a delivery's time went: each stage's timings and share (see
+   * `STAGES`); absent with `--no-stages`, for the baseline, and when no
+   * process sent a timing.
+   */
+  readonly stages?: StagesRecord;
+  /** What limits the row, and the figure that shows it; with `stages`. */
+  readonly limitedBy?: LimitedByRecord | null;
+  /**
+   * The rate the model predicts from the row's own stages, concurrency and
+   * cores (lib/measure/stage_model.ts states the formula), deliveries/s;
+   * `null` when no bound applies.  With `stages`.
+   */
+  readonly predictedDeliveriesPerSecond?: number | null;
+  /** The model's bounds, the smallest of which is the prediction. */
+  readonly prediction?: PredictionBounds;
   /**
    * For an `incomplete` run stopped by its budget or the time limit while
    * still delivering: its estimated total time.  Stalled, interrupted,

@@ -6,6 +6,8 @@
  * - `figures.ts`: status, percentiles, series, spreads;
  * - `load.ts`: steady load, the max-rate search, idle;
  * - `fedify2.ts`: ordering keys, `getDepth()`, dead inboxes;
+ * - `stages.ts`: where a delivery's time goes, what limits a row, the
+ *   model's prediction;
  * - `run.ts`: one run of a configuration;
  * - `environment.ts`: the machine, the commit, the calibrations;
  * - `document.ts`: the document, its parameters and its results.
@@ -26,6 +28,17 @@ export {
   type SourceRefRecord,
   type Workload,
 } from "./configuration.ts";
+export {
+  type LimitedByRecord,
+  type LimitingResource,
+  type PredictionBounds,
+  type StageFigures,
+  type StageName,
+  STAGES,
+  type StageSpec,
+  stageSpec,
+  type StagesRecord,
+} from "./stages.ts";
 export {
   type Percentiles,
   type Series,

@@ -12,7 +12,10 @@
  */
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { Driver } from "../../drivers/driver.ts";
+import { implementationFor } from "../../drivers/packages.ts";
 import { collectEnvironment } from "../measure/environment.ts";
+import { readCommit } from "../measure/provenance.ts";
+import type { Implementation } from "../results/types.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
@@ -44,6 +47,11 @@ export interface DequeueCostRunOptions {
   readonly onProgress?: DequeueCostProgress;
   /** Told about each driver's `getDepth()` cost. */
   readonly onDepth?: (cost: DepthCost) => void;
+  /**
+   * The command line as run, recorded as `environment.command`; not
+   * recorded when absent.
+   */
+  readonly command?: readonly string[];
 }
 
 /**
@@ -65,6 +73,7 @@ export async function runDequeueCost(
   const points: DequeueCostPoint[] = [];
   const servers: Record<string, string> = {};
   const depth: DepthCost[] = [];
+  const implementations: Record<string, Implementation> = {};
   try {
     for (const driver of drivers) {
       const availability = await driverAvailability(driver, services);
@@ -81,6 +90,14 @@ export async function runDequeueCost(
         let point: DequeueCostPoint;
         try {
           point = await measurePoint(driver, backlog, params, services, signal);
+          // What the driver's open() just loaded, before another driver
+          // loads the same package name (redis and redis-1.8.7).
+          const implementation = driver.queueSpecifier == null
+            ? null
+            : implementationFor(driver.queueSpecifier);
+          if (implementation != null) {
+            implementations[driver.name] ??= implementation;
+          }
           if (driver.service != null) {
             servers[driver.service.name] ??=
               (await services.acquire(driver.service)).version;
@@ -126,7 +143,8 @@ export async function runDequeueCost(
     startedAt,
     finishedAt: new Date().toISOString(),
     params: recorded(params),
-    environment: await environmentOf(drivers, servers),
+    environment: await environmentOf(drivers, servers, options.command),
+    ...(Object.keys(implementations).length > 0 ? { implementations } : {}),
     points,
     fits,
     projections: fits.filter((f) => params.project.includes(f.driver)).map((
@@ -189,6 +207,7 @@ function recorded(params: DequeueCostParams): DequeueCostParams {
 async function environmentOf(
   drivers: readonly Driver[],
   servers: Record<string, string>,
+  command: readonly string[] | undefined,
 ): Promise<unknown> {
   const { senderKeys: _k, fanout: _f, ...environment } =
     await collectEnvironment({
@@ -202,6 +221,8 @@ async function environmentOf(
       },
       packages: [...new Set(drivers.flatMap((d) => d.packages ?? []))],
       servers,
+      commit: await readCommit(),
+      ...(command == null ? {} : { command }),
     });
   return environment;
 }

@@ -13,6 +13,8 @@ import type { SentMessage } from "../ipc/messages.ts";
 import { percentiles } from "../measure/histogram.ts";
 import { roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
+import { type StageBatchMessage, summariseStages } from "../measure/stages.ts";
+import { limitedBy, type ModelInput, predict } from "../measure/stage_model.ts";
 import { type DepthObservations, depthRecord } from "./depth_outcome.ts";
 import { type DelayedObservations, delayedRecord } from "./delayed_outcome.ts";
 import { evaluateLoad } from "../workload/load.ts";
@@ -100,6 +102,24 @@ export interface RunObservations {
   readonly depthCheck?: DepthObservations;
   /** What a run with dead inboxes observed; absent without. */
   readonly delayedCheck?: DelayedObservations;
+  /** The stage timings the app's processes sent; absent when off. */
+  readonly stages?: StageObservations;
+}
+
+/** What a run's stage timing observed. */
+export interface StageObservations {
+  /** Each app process's `stages` messages, one list per process. */
+  readonly processes: readonly (readonly StageBatchMessage[])[];
+  /** The `ParallelMessageQueue` level. */
+  readonly parallelism: number;
+  /** Whether Fedify's own `ParallelMessageQueue` wraps the queue. */
+  readonly fedifyParallel: boolean;
+  /** Whether the row has a queue. */
+  readonly hasQueue: boolean;
+  /** When the driver's queue lets go of a message, if it says. */
+  readonly removes?: "before-handler" | "after-handler";
+  /** The cores the machine has. */
+  readonly cores: number;
 }
 
 /** The figures that depend on how the run ended. */
@@ -201,9 +221,71 @@ export function buildRunResult(run: RunObservations): RunResult {
       ? {}
       : { depth: depthRecord(run.depthCheck, run.started) }),
   };
-  return run.delayedCheck == null ? result : {
-    ...result,
+  const withStages = { ...result, ...stageFigures(run, result) };
+  return run.delayedCheck == null ? withStages : {
+    ...withStages,
     delayed: delayedRecord(run.delayedCheck, run.started, result),
+  };
+}
+
+/**
+ * The main-thread CPU seconds of the busiest process that consumed the
+ * queue: the workers, or the sender where none ran; `null` when unread.
+ */
+function busiestEventLoop(run: RunObservations): number | null {
+  const role = run.workers > 0 ? "worker" : "sender";
+  const seconds = run.processes.filter((p) => p.role === role)
+    .map((p) => p.mainThreadCpuSeconds)
+    .filter((s) => s != null);
+  return seconds.length === 0 ? null : Math.max(...seconds);
+}
+
+/**
+ * The row's stages, the model's prediction from them and what limits the
+ * row; nothing when stage timing was off or nothing was timed.
+ */
+function stageFigures(
+  run: RunObservations,
+  result: RunResult,
+): Pick<
+  RunResult,
+  "stages" | "limitedBy" | "predictedDeliveriesPerSecond" | "prediction"
+> {
+  if (run.stages == null) return {};
+  const rate = result.deliveriesPerSecond ?? null;
+  const stages = summariseStages({
+    processes: run.stages.processes,
+    windowSeconds: rate == null || rate <= 0 ? null : result.delivered / rate,
+    parallelism: run.stages.parallelism,
+    fedifyParallel: run.stages.fedifyParallel,
+    hasQueue: run.stages.hasQueue,
+    delivered: result.delivered,
+    ...(run.stages.removes == null ? {} : { removes: run.stages.removes }),
+  });
+  if (stages == null) return {};
+  if (!run.stages.hasQueue) return { stages };
+  const cpuOf = (role: string) =>
+    cpuMsPerDelivery(
+      run.processes.filter((p) => p.role === role).map((p) => p.cpuSeconds),
+      result.delivered,
+    );
+  const input: ModelInput = {
+    stages,
+    delivered: result.delivered,
+    deliveriesPerSecond: rate,
+    parallelism: run.stages.parallelism,
+    cores: run.stages.cores,
+    appCpuMs: result.cpuMsPerDelivery ?? null,
+    serverCpuMs: result.serverCpuMsPerDelivery ?? null,
+    inboxCpuMs: cpuOf("inbox"),
+    eventLoopSeconds: busiestEventLoop(run),
+  };
+  const prediction = predict(input);
+  return {
+    stages,
+    limitedBy: limitedBy(input, prediction),
+    predictedDeliveriesPerSecond: prediction.deliveriesPerSecond,
+    prediction: prediction.bounds,
   };
 }
 

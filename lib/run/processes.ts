@@ -9,9 +9,12 @@
  */
 import { InboxClient } from "../../fake_inbox/client.ts";
 import type { InboxOptions } from "../../fake_inbox/server.ts";
-import type { SenderSpec } from "../child/sender.ts";
-import type { WorkerSpec } from "../child/worker.ts";
-import type { ChildMessage, ReadyMessage } from "../ipc/messages.ts";
+import type { SenderSpec, WorkerSpec } from "../child/specs.ts";
+import type {
+  ChildMessage,
+  ReadyMessage,
+  StagesMessage,
+} from "../ipc/messages.ts";
 import { ProcessMeter } from "../measure/process_meter.ts";
 import type {
   IdleRecord,
@@ -26,6 +29,9 @@ const WORKER_SCRIPT = new URL("../child/worker.ts", import.meta.url);
 
 /** How long a child may take to report `ready`. */
 const READY_TIMEOUT_MS = 60_000;
+
+/** How long a child may take to send its last stage timings. */
+const FLUSH_TIMEOUT_MS = 3_000;
 
 /** The federation app of a run: its workers and its sender. */
 export interface AppPlan {
@@ -224,6 +230,34 @@ export class RunProcesses {
     return this.#children
       .map((c): ChildMessage[] => [...c.all("queueLog"), ...c.all("depth")])
       .filter((messages) => messages.length > 0);
+  }
+
+  /**
+   * Each app process's `stages` messages, one list per process that sent
+   * any, in start order.
+   */
+  stageMessages(): StagesMessage[][] {
+    return this.#children
+      .map((c) => c.all("stages"))
+      .filter((messages) => messages.length > 0);
+  }
+
+  /**
+   * Asks the sender and every worker still running for the stage timings
+   * they have not sent yet, and waits for each to answer, at most
+   * {@link FLUSH_TIMEOUT_MS}; a process that does not answer keeps what it
+   * had sent.
+   */
+  async flushStages(): Promise<void> {
+    const app = this.#children.filter((c) =>
+      c.role !== "inbox" && c.status == null
+    );
+    await Promise.all(app.map(async (child) => {
+      try {
+        await child.send("flush-stages");
+        await child.waitFor("flushed", FLUSH_TIMEOUT_MS);
+      } catch { /* gone or too slow: its earlier timings stand */ }
+    }));
   }
 
   /** Stops every process started, killing those that do not exit. */

@@ -241,6 +241,7 @@ class Run {
       ...(this.#sampleDepth() || this.#countDelayed()
         ? { sampleDepth: true }
         : {}),
+      ...(this.#timeStages() ? { stages: true } : {}),
     };
     await this.#processes.startApp({
       workers: this.#workers,
@@ -403,6 +404,7 @@ class Run {
   /** Final readings, taken while every process is still running. */
   async #collect(): Promise<void> {
     this.#processes.finishMeasuring();
+    if (this.#timeStages()) await this.#processes.flushStages();
     if (this.#inbox == null) return;
     try {
       this.#stats = await this.#inbox.stats();
@@ -447,6 +449,21 @@ class Run {
       load: this.#context.load,
       schedule: this.#schedule,
       idle: this.#idle,
+      ...(this.#timeStages()
+        ? {
+          stages: {
+            processes: this.#processes.stageMessages(),
+            parallelism: this.#configuration.parallelism,
+            fedifyParallel: this.#configuration.parallelism > 1 &&
+              (this.#configuration.parallelImpl ?? "fedify") === "fedify",
+            hasQueue: this.#configuration.driver.open != null,
+            ...(this.#configuration.driver.removes == null
+              ? {}
+              : { removes: this.#configuration.driver.removes }),
+            cores: navigator.hardwareConcurrency,
+          },
+        }
+        : {}),
       ...(this.#sampleDepth()
         ? {
           depthCheck: gatherDepth(
@@ -481,6 +498,17 @@ class Run {
     const { driver, direct, generator } = this.#configuration;
     return this.#deadRecipients.length > 0 && !direct && !generator &&
       driver.open != null;
+  }
+
+  /**
+   * Whether this run times each delivery's stages: on (the default), and
+   * Fedify sends (not the baseline's direct POSTs, not the generator's
+   * discarding queue, not an idle run).
+   */
+  #timeStages(): boolean {
+    const { direct, generator } = this.#configuration;
+    return this.#context.params.stages !== false && !direct && !generator &&
+      this.#context.load?.kind !== "idle";
   }
 
   /** Whether this run samples `getDepth()`: asked, and it has a queue. */

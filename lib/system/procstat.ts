@@ -17,6 +17,12 @@ export interface ProcessSample {
   readonly cpuSeconds: number;
   /** Peak resident set size (VmHWM) in bytes. */
   readonly peakRssBytes: number;
+  /**
+   * User + system CPU seconds of the process's main thread alone (the
+   * thread whose id is the process id: a Deno process's event loop);
+   * absent for a tree and where it cannot be read.
+   */
+  readonly mainThreadCpuSeconds?: number;
 }
 
 /** What `/proc/PID/stat` says of a process, the fields the project reads. */
@@ -170,12 +176,25 @@ function readPeakRss(pid: number): number | null {
   }
 }
 
-/** Reads one process; `null` if it is gone or `/proc` is unreadable. */
+/**
+ * Reads one process, and its main thread's CPU time; `null` if it is gone
+ * or `/proc` is unreadable.
+ */
 export function sampleProcess(pid: number): ProcessSample | null {
   const stat = readStat(pid);
   const peak = readPeakRss(pid);
   if (stat == null || peak == null) return null;
-  return { cpuSeconds: stat.cpuSeconds, peakRssBytes: peak };
+  let main: number | undefined;
+  try {
+    main = parseStat(
+      Deno.readTextFileSync(`/proc/${pid}/task/${pid}/stat`),
+    ).cpuSeconds;
+  } catch { /* no per-thread reading: the process's own still counts */ }
+  return {
+    cpuSeconds: stat.cpuSeconds,
+    peakRssBytes: peak,
+    ...(main == null ? {} : { mainThreadCpuSeconds: main }),
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Queue depth: whether runs sample `getDepth()` and compare it with the
- * bench's own count of the messages in the queue.
+ * What the bench watches inside the app besides deliveries: whether runs
+ * sample `getDepth()` and compare it with the bench's own count of the
+ * messages in the queue, and whether they time each delivery's stages.
  *
  * @module
  */
@@ -22,5 +23,16 @@ export const DEPTH_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "sampleDepth", when: "not-default" },
+  }),
+  toggle({
+    name: "stages",
+    flag: "no-stages",
+    negated: true,
+    default: true,
+    help: "do not time each delivery's stages (Fedify's spans and a " +
+      "wrapper at the queue seam; docs/methodology.md says what they cost)",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "stages", when: "not-default" },
   }),
 ] as const;

@@ -6,6 +6,7 @@
 import { choice, count, text } from "../kinds.ts";
 import { list, optional, toggle, value } from "../spec.ts";
 import { SCENARIOS } from "../scenarios.ts";
+import { fedifySourceParam } from "../source.ts";
 import {
   MAX_ORDER_SEED,
   MAX_PARALLELISM,
@@ -56,18 +57,7 @@ export const SUITE_PARAMS = [
     section: SECTION,
     affects: "nothing",
   }),
-  optional({
-    name: "fedifySource",
-    flag: "fedify-source",
-    env: "FEDIFY_SOURCE",
-    kind: text("DIR"),
-    help: "load @fedify/redis, postgres, amqp, denokv and sqlite from the " +
-      "Fedify source tree DIR (a clone of fedify-dev/fedify: DIR/packages/" +
-      "<name>/src/mod.ts) instead of deno.json's names; each row records " +
-      "which code ran (implementation)",
-    section: SECTION,
-    affects: "nothing",
-  }),
+  fedifySourceParam(SECTION),
   list({
     name: "parallel",
     flag: "parallel",

@@ -3,7 +3,8 @@
  * (no browser, no canvas): send and receive times, cumulative deliveries,
  * latency percentiles, delivery rate and queue depth over time, and
  * throughput against parallelism, order violations without and with
- * `orderingKey`, the delayed backlog beside healthy deliveries; under steady
+ * `orderingKey`, the delayed backlog beside healthy deliveries, where a
+ * delivery's time goes; under steady
  * load, latency against offered
  * rate, backlog over time and idle CPU.
  *
@@ -28,6 +29,7 @@ import { loadContext } from "./load_context.ts";
 import { orderingChart } from "./ordering.ts";
 import { scalingChart } from "./scaling.ts";
 import { sendReceiveChart } from "./send_receive.ts";
+import { stagesChart } from "./stages.ts";
 import { measuringHelvetica } from "./text.ts";
 import { cumulativeChart, queueDepthChart, rateChart } from "./time_series.ts";
 import type { ResultsDocument } from "../../results/types.ts";
@@ -47,8 +49,8 @@ export interface Chart {
 /**
  * Renders every chart that the document has data for, in a fixed order:
  * `send-receive`, `cumulative`, `latency`, `deliveries-rate`, `queue-depth`,
- * `scaling`, `ordering`, `delayed-backlog`, `load-latency`, `backlog`,
- * `idle-cpu`.
+ * `scaling`, `ordering`, `delayed-backlog`, `stages`, `load-latency`,
+ * `backlog`, `idle-cpu`.
  * The same document always gives the same SVG text.  (The dequeue-cost
  * chart, `dequeue_cost.ts`, is drawn for its own document.)
  */
@@ -75,6 +77,7 @@ export function chartSpecs(document: ResultsDocument): ChartSpec[] {
     scalingChart(context),
     orderingChart(context),
     delayedBacklogChart(context),
+    stagesChart(context),
     loadLatencyChart(load),
     backlogChart(load),
     idleCpuChart(load),

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { queueCodeLines } from "../implementation.ts";
 import { libraries } from "./assets.ts";
 import { interactiveSpec } from "./interactive.ts";
 import { inline, proseHtml } from "./markup.ts";
@@ -81,9 +82,13 @@ export async function renderResultsHtml(
     table: resultsTable(document),
     notes: notes.length === 0 ? "" : proseHtml(notes.join("\n")),
     charts: chartSpecs(document).map(pageChart),
-    environment: document.environment == null
-      ? ""
-      : proseHtml(renderEnvironment(document.environment), 0),
+    environment: document.environment == null ? "" : proseHtml(
+      renderEnvironment(
+        document.environment,
+        queueCodeLines(document.results),
+      ),
+      0,
+    ),
     data: document,
     libraries: await libraries(),
   });

@@ -1,0 +1,130 @@
+/**
+ * The model's bounds (the formula in stage_model.ts, worked by hand) and
+ * the resource that limits a row.
+ */
+import assert from "node:assert/strict";
+import { limitedBy, type ModelInput, predict } from "./stage_model.ts";
+import type { StageFigures, StagesRecord } from "../results/stages.ts";
+
+const figures = (meanMs: number, count: number): StageFigures => ({
+  count,
+  meanMs,
+  p50Ms: meanMs,
+  p99Ms: meanMs,
+  totalSeconds: meanMs * count / 1000,
+});
+
+function input(
+  stages: Partial<StagesRecord>,
+  overrides: Partial<ModelInput> = {},
+): ModelInput {
+  return {
+    stages: {
+      byStage: {},
+      slots: 1,
+      windowSeconds: 10,
+      peakInFlight: 1,
+      serial: true,
+      notes: [],
+      ...stages,
+    },
+    delivered: 1000,
+    deliveriesPerSecond: 100,
+    parallelism: 1,
+    cores: 2,
+    appCpuMs: 4,
+    serverCpuMs: 0.5,
+    inboxCpuMs: 0.5,
+    eventLoopSeconds: null,
+    ...overrides,
+  };
+}
+
+Deno.test("at ×1 a serial queue's handler and turnaround take turns on one slot", () => {
+  // 1,000 deliveries from 10 fanout messages: 1,010 hand-offs.
+  const row = input({
+    byStage: {
+      outbox: figures(8, 1000),
+      fanout: figures(20, 10),
+      "queue.after": figures(1, 1100),
+    },
+  });
+  const prediction = predict(row);
+  // cpu: 2 × 1000 ÷ (4 + 0.5 + 0.5) = 400.
+  assert.equal(prediction.bounds.cpu, 400);
+  // consumer: 1000 ÷ (8 + 20 × 10 ÷ 1000 + 1 × 1.01) = 1000 ÷ 9.21.
+  assert.equal(prediction.bounds.consumer, 108.6);
+  assert.equal(prediction.bounds.dequeue, null);
+  assert.equal(prediction.deliveriesPerSecond, 108.6);
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "consumer");
+  assert.equal(limit.utilisation, 0.921);
+  assert.match(limit.evidence, /1 handler slot busy 92% of the time/);
+});
+
+Deno.test("under ParallelMessageQueue the slots and the dequeue loop are separate bounds", () => {
+  const row = input({
+    slots: 4,
+    byStage: { outbox: figures(10, 1000), "queue.after": figures(5, 1000) },
+  }, { parallelism: 4, deliveriesPerSecond: 190 });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.consumer, 400);
+  assert.equal(prediction.bounds.dequeue, 200);
+  assert.equal(prediction.deliveriesPerSecond, 200);
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "dequeue");
+  assert.match(limit.evidence, /turnaround between hand-offs \(5\.00 ms/);
+});
+
+Deno.test("a queue that runs handlers concurrently itself has only the CPU and event-loop bounds", () => {
+  const row = input({
+    slots: 9,
+    serial: false,
+    peakInFlight: 9,
+    byStage: { outbox: figures(10, 1000) },
+  }, { deliveriesPerSecond: 20 });
+  const prediction = predict(row);
+  assert.deepEqual(prediction.bounds, {
+    cpu: 400,
+    eventLoop: null,
+    consumer: null,
+    dequeue: null,
+  });
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "unexplained");
+  assert.match(
+    limit.evidence,
+    /^nothing measured is near its limit; the nearest: CPU 0\.10 of 2 cores \(5%\)/,
+  );
+});
+
+Deno.test("a CPU-bound row is limited by CPU; without a rate there is no limit", () => {
+  const row = input({ byStage: { outbox: figures(1, 1000) } }, {
+    deliveriesPerSecond: 380,
+  });
+  const prediction = predict(row);
+  assert.equal(prediction.deliveriesPerSecond, 400);
+  assert.equal(limitedBy(row, prediction)!.resource, "cpu");
+  assert.equal(
+    limitedBy({ ...row, deliveriesPerSecond: null }, prediction),
+    null,
+  );
+});
+
+Deno.test("a worker whose event loop is near one core is limited by it", () => {
+  // 1,000 deliveries for 3.3 s of the worker's main thread: at most 303/s.
+  const row = input({ slots: 4, byStage: { outbox: figures(8, 1000) } }, {
+    parallelism: 4,
+    deliveriesPerSecond: 290,
+    eventLoopSeconds: 3.3,
+  });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.eventLoop, 303);
+  assert.equal(prediction.deliveriesPerSecond, 303);
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "event-loop");
+  assert.match(
+    limit.evidence,
+    /event loop \(its main thread\) busy 0\.96 of one core/,
+  );
+});

@@ -1,0 +1,252 @@
+/**
+ * The bench's timings at the queue seam, where Fedify has no span: each
+ * enqueue call, the wait from a message's enqueue to the driver's queue
+ * handing it to a handler, the queue's turnaround between handlers, and
+ * under `ParallelMessageQueue` the wait for a free worker slot.
+ *
+ * {@link StageTiming.inner} wraps the driver's queue, inside Fedify's
+ * `ParallelMessageQueue`: it writes the instant a message is due into the
+ * message (one number under {@link READY_AT_KEY}, about 30 bytes beside an
+ * outbox message's several KB), so that a worker in another process can
+ * time its wait on the clock every process of a run shares, and removes it
+ * again before Fedify's handler sees the message.  {@link StageTiming.outer}
+ * wraps the parallel queue and times, per message, the wait between the
+ * driver's hand-off and Fedify's handler starting.
+ *
+ * The wrappers have `enqueueMany()` and `getDepth()` exactly when the
+ * wrapped queue has them, and pass `nativeRetrial` on.
+ *
+ * @module
+ */
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+import type { StageSamples } from "../measure/stage_samples.ts";
+import type { Clock } from "./counting_queue.ts";
+
+/** The key of the instant a message is due, epoch ms, inside the message. */
+export const READY_AT_KEY = "__fqb_ready_at__";
+
+type Handler = (message: unknown) => Promise<void> | void;
+
+/** A message as Fedify enqueues it: an object with a `type`. */
+type Stampable = Record<string, unknown>;
+
+function isObject(message: unknown): message is Stampable {
+  return typeof message === "object" && message != null &&
+    !Array.isArray(message);
+}
+
+/** Times the stages at the queue seam of one process into `samples`. */
+export class StageTiming {
+  readonly #samples: StageSamples;
+  readonly #clock: Clock;
+  /** When the driver's queue handed each message over, for the slot wait. */
+  readonly #handedAt = new WeakMap<object, number>();
+
+  constructor(samples: StageSamples, clock: Clock) {
+    this.#samples = samples;
+    this.#clock = clock;
+  }
+
+  /** Wraps the driver's queue (inside any parallel wrapper). */
+  inner(queue: MessageQueue): MessageQueue {
+    return new InnerTimingQueue(
+      queue,
+      this.#samples,
+      this.#clock,
+      this.#handedAt,
+    );
+  }
+
+  /**
+   * Wraps the parallel queue around {@link inner}'s, timing the slot wait;
+   * without a parallel wrapper there is no slot to wait for, and `queue`
+   * is returned as it is.
+   */
+  outer(queue: MessageQueue, parallel: boolean): MessageQueue {
+    if (!parallel) return queue;
+    return new SlotTimingQueue(
+      queue,
+      this.#samples,
+      this.#clock,
+      this.#handedAt,
+    );
+  }
+}
+
+/** Passes `enqueueMany`, `getDepth` and `nativeRetrial` through. */
+abstract class Wrapper implements MessageQueue {
+  protected readonly queue: MessageQueue;
+  readonly nativeRetrial?: boolean;
+  readonly enqueueMany?: (
+    messages: readonly unknown[],
+    options?: MessageQueueEnqueueOptions,
+  ) => Promise<void>;
+  readonly getDepth?: () => Promise<MessageQueueDepth>;
+
+  constructor(queue: MessageQueue) {
+    this.queue = queue;
+    this.nativeRetrial = queue.nativeRetrial;
+    if (queue.enqueueMany != null) {
+      this.enqueueMany = (messages, options) =>
+        this.enqueueAll(messages, options);
+    }
+    if (queue.getDepth != null) this.getDepth = () => queue.getDepth!();
+  }
+
+  enqueue(
+    message: unknown,
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    return this.queue.enqueue(message, options);
+  }
+
+  protected enqueueAll(
+    messages: readonly unknown[],
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    return this.queue.enqueueMany!(messages, options);
+  }
+
+  abstract listen(
+    handler: Handler,
+    options?: MessageQueueListenOptions,
+  ): Promise<void>;
+}
+
+/** Stamps, and times the enqueue calls, the waits and the turnaround. */
+class InnerTimingQueue extends Wrapper {
+  readonly #samples: StageSamples;
+  readonly #clock: Clock;
+  readonly #handedAt: WeakMap<object, number>;
+  #inFlight = 0;
+  /** When the last handler returned with none left running, else `null`. */
+  #idleSince: number | null = null;
+
+  constructor(
+    queue: MessageQueue,
+    samples: StageSamples,
+    clock: Clock,
+    handedAt: WeakMap<object, number>,
+  ) {
+    super(queue);
+    this.#samples = samples;
+    this.#clock = clock;
+    this.#handedAt = handedAt;
+  }
+
+  override async enqueue(
+    message: unknown,
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    const start = this.#clock();
+    await this.queue.enqueue(this.#stamp(message, start, options), options);
+    this.#samples.add("enqueue", this.#clock() - start);
+  }
+
+  protected override async enqueueAll(
+    messages: readonly unknown[],
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    const start = this.#clock();
+    await this.queue.enqueueMany!(
+      messages.map((m) => this.#stamp(m, start, options)),
+      options,
+    );
+    this.#samples.add("enqueue", this.#clock() - start);
+  }
+
+  listen(
+    handler: Handler,
+    options?: MessageQueueListenOptions,
+  ): Promise<void> {
+    return this.queue.listen(async (message) => {
+      const handed = this.#clock();
+      const readyAt = this.#unstamp(message);
+      if (readyAt != null) {
+        const type = (message as Stampable).type;
+        if (type === "outbox") {
+          this.#samples.add("queue.wait", handed - readyAt);
+        } else if (type === "fanout") {
+          this.#samples.add("fanout.wait", handed - readyAt);
+        }
+        // The turnaround: this message was due before the last handler
+        // returned, and nothing ran since, so the gap is the queue's own.
+        if (
+          this.#inFlight === 0 && this.#idleSince != null &&
+          readyAt <= this.#idleSince
+        ) {
+          this.#samples.add("queue.after", handed - this.#idleSince);
+        }
+      }
+      if (isObject(message)) this.#handedAt.set(message, handed);
+      this.#inFlight++;
+      this.#idleSince = null;
+      this.#samples.inFlight(this.#inFlight);
+      try {
+        return await handler(message);
+      } finally {
+        this.#inFlight--;
+        if (this.#inFlight === 0) this.#idleSince = this.#clock();
+      }
+    }, options);
+  }
+
+  /** The message with the instant it is due, or as it is if no object. */
+  #stamp(
+    message: unknown,
+    start: number,
+    options?: MessageQueueEnqueueOptions,
+  ): unknown {
+    if (!isObject(message)) return message;
+    const delay = Math.max(0, options?.delay?.total("millisecond") ?? 0);
+    return { ...message, [READY_AT_KEY]: start + delay };
+  }
+
+  /** Takes the stamp out of the message; `null` when it has none. */
+  #unstamp(message: unknown): number | null {
+    if (!isObject(message)) return null;
+    const readyAt = message[READY_AT_KEY];
+    if (typeof readyAt !== "number") return null;
+    delete message[READY_AT_KEY];
+    return readyAt;
+  }
+}
+
+/** Times the wait for a free slot of the parallel wrapper it wraps. */
+class SlotTimingQueue extends Wrapper {
+  readonly #samples: StageSamples;
+  readonly #clock: Clock;
+  readonly #handedAt: WeakMap<object, number>;
+
+  constructor(
+    queue: MessageQueue,
+    samples: StageSamples,
+    clock: Clock,
+    handedAt: WeakMap<object, number>,
+  ) {
+    super(queue);
+    this.#samples = samples;
+    this.#clock = clock;
+    this.#handedAt = handedAt;
+  }
+
+  listen(
+    handler: Handler,
+    options?: MessageQueueListenOptions,
+  ): Promise<void> {
+    return this.queue.listen((message) => {
+      const handed = isObject(message)
+        ? this.#handedAt.get(message)
+        : undefined;
+      if (handed != null && (message as Stampable).type === "outbox") {
+        this.#samples.add("queue.slot", this.#clock() - handed);
+      }
+      return handler(message);
+    }, options);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Where a delivery's time goes: the stages a row times (from Fedify's own
+ * OpenTelemetry spans where Fedify has them, from the bench's wrapper at
+ * the queue seam where it has none), what limits the row, and the rate a
+ * model predicts from its stages.  The stages are declared here as data,
+ * one entry each, for the recorder, the results and the reports alike.
+ *
+ * @module
+ */
+
+/** Where a stage's timings come from. */
+export type StageSource = "fedify-span" | "queue-wrapper";
+
+/** What one timing of a stage is of. */
+export type StageUnit = "delivery" | "activity" | "call" | "message";
+
+/** One stage, as declared. */
+export interface StageSpec {
+  /** Its name in the results (`stages.byStage`). */
+  readonly name: string;
+  /** A short label for tables and charts. */
+  readonly label: string;
+  /** What each timing is of. */
+  readonly per: StageUnit;
+  /** Where its timings come from. */
+  readonly source: StageSource;
+  /** The Fedify span it is read from, for `fedify-span` stages. */
+  readonly span?: string;
+  /**
+   * Only spans of this kind: `consumer` for a queue's handler (Fedify names
+   * the span of `sendActivity` itself `activitypub.fanout` or
+   * `activitypub.outbox` too, as a producer or client span).
+   */
+  readonly spanKind?: "consumer";
+  /** What it covers, for the docs and the report's legend. */
+  readonly help: string;
+}
+
+/** The stages, in the order a delivery meets them. */
+export const STAGES = [
+  {
+    name: "enqueue",
+    label: "enqueue call",
+    per: "call",
+    source: "queue-wrapper",
+    help: "one enqueue call on the driver's queue: the sender's " +
+      "`enqueue` of a fanout message (or, without fanout, of an outbox " +
+      "message), a worker's `enqueueMany` of a fanout's outbox messages",
+  },
+  {
+    name: "fanout.wait",
+    label: "fanout wait",
+    per: "activity",
+    source: "queue-wrapper",
+    help: "a fanout message, from the start of its enqueue call to the " +
+      "driver's queue handing it to a handler",
+  },
+  {
+    name: "fanout",
+    label: "fanout",
+    per: "activity",
+    source: "fedify-span",
+    span: "activitypub.fanout",
+    spanKind: "consumer",
+    help: "Fedify's fanout handler: one outbox message built and " +
+      "enqueued for every inbox",
+  },
+  {
+    name: "queue.wait",
+    label: "queue wait",
+    per: "delivery",
+    source: "queue-wrapper",
+    help: "an outbox message, from the start of its enqueue call to the " +
+      "driver's queue handing it to a handler: the wait behind earlier " +
+      "messages and the dequeue itself",
+  },
+  {
+    name: "queue.slot",
+    label: "slot wait",
+    per: "delivery",
+    source: "queue-wrapper",
+    help: "under `ParallelMessageQueue`: from the driver's queue handing " +
+      "the message over to Fedify's handler starting on a free worker slot",
+  },
+  {
+    name: "outbox",
+    label: "outbox handler",
+    per: "delivery",
+    source: "fedify-span",
+    span: "activitypub.outbox",
+    spanKind: "consumer",
+    help: "Fedify's outbox handler: one delivery's whole work (the " +
+      "signing and the POST included)",
+  },
+  {
+    name: "post",
+    label: "POST",
+    per: "delivery",
+    source: "fedify-span",
+    span: "activitypub.send_activity",
+    help: "sending the activity to one inbox: signing the request and the " +
+      "HTTP POST until the inbox answers",
+  },
+  {
+    name: "sign",
+    label: "signing",
+    per: "delivery",
+    source: "fedify-span",
+    span: "http_signatures.sign",
+    help: "signing one request (HTTP Signatures), inside the POST",
+  },
+  {
+    name: "queue.after",
+    label: "queue turnaround",
+    per: "message",
+    source: "queue-wrapper",
+    help: "from the driver's handler returning to the driver's next " +
+      "hand-off, counted only when the next message was already waiting " +
+      "and no other handler of that queue was running: the acknowledgement " +
+      "and the next dequeue",
+  },
+] as const satisfies readonly (StageSpec & { readonly name: StageName })[];
+
+/** A stage's name: one of {@link STAGES}. */
+export type StageName =
+  | "enqueue"
+  | "fanout.wait"
+  | "fanout"
+  | "queue.wait"
+  | "queue.slot"
+  | "outbox"
+  | "post"
+  | "sign"
+  | "queue.after";
+
+/** The stage of that name. */
+export function stageSpec(name: StageName): StageSpec {
+  return STAGES.find((s) => s.name === name)!;
+}
+
+/** One stage's timings over a row. */
+export interface StageFigures {
+  /** Timings recorded. */
+  readonly count: number;
+  /** Their mean, ms. */
+  readonly meanMs: number;
+  /** Their median, ms. */
+  readonly p50Ms: number;
+  /** Their 99th percentile, ms. */
+  readonly p99Ms: number;
+  /** Their sum, seconds. */
+  readonly totalSeconds: number;
+  /**
+   * The share of the row's consumer time it accounts for: its sum ÷
+   * (`windowSeconds` × `slots`); absent for stages that are no consumer's
+   * work (the waits, the enqueue calls).
+   */
+  readonly share?: number;
+}
+
+/** The stages of one row. */
+export interface StagesRecord {
+  /** By stage name; a stage with no timing is absent. */
+  readonly byStage: Partial<Record<StageName, StageFigures>>;
+  /**
+   * The consumer slots shares count against: the `ParallelMessageQueue`
+   * level × the consuming processes, or for a queue that runs handlers
+   * concurrently itself, the most handlers it had running at once.
+   */
+  readonly slots: number;
+  /** Seconds the shares count against: the row's receive time. */
+  readonly windowSeconds: number;
+  /** The most handlers the driver's queue had running at once. */
+  readonly peakInFlight: number;
+  /**
+   * Whether the driver's queue hands a message over only after the last
+   * handler returned (one at a time), as measured: `peakInFlight` is 1.
+   */
+  readonly serial: boolean;
+  /** What the timings leave out or mean differently for this row. */
+  readonly notes: readonly string[];
+}
+
+/** The resource a row is limited by. */
+export type LimitingResource =
+  | "cpu"
+  | "event-loop"
+  | "consumer"
+  | "dequeue"
+  | "unexplained";
+
+/** What limits a row, and the figure that shows it. */
+export interface LimitedByRecord {
+  /**
+   * `cpu`: the app, its queue server and the inbox together near the
+   * cores they had; `event-loop`: a consuming process's main thread (its
+   * event loop, which runs one thing at a time) near one core; `consumer`: the handler slots busy with deliveries
+   * (latency × concurrency); `dequeue`: the queue's own turnaround
+   * between hand-offs; `unexplained`: none of these near the rate.
+   */
+  readonly resource: LimitingResource;
+  /** The figure, in words, e.g. "CPU 1.86 of 2 cores (93%)". */
+  readonly evidence: string;
+  /** How much of that resource the row used: 0 to 1 (or above). */
+  readonly utilisation: number;
+}
+
+/**
+ * The model's bounds, deliveries/s, each from the row's own measured
+ * figures; the prediction is the smallest.  `null` where a bound does not
+ * apply (no queue turnaround measured, no slot limit).
+ */
+export interface PredictionBounds {
+  /** cores × 1000 ÷ (app + server + inbox CPU ms per delivery). */
+  readonly cpu: number | null;
+  /**
+   * 1000 ÷ the busiest consuming process's main-thread CPU ms per
+   * delivery: an event loop runs on one core at most.
+   */
+  readonly eventLoop: number | null;
+  /**
+   * slots × 1000 ÷ (consumer ms per delivery): the handlers' own time per
+   * delivery (outbox handler, plus the fanout's share), and for a serial
+   * queue at ×1 its turnaround too.
+   */
+  readonly consumer: number | null;
+  /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
+  readonly dequeue: number | null;
+}
