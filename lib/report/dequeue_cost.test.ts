@@ -31,7 +31,12 @@ Deno.test("dequeue-cost report: not-ok points, no fit, no projection", async () 
     ...document,
     points: [
       {
-        ...document.points[0],
+        driver: "redis",
+        backlog: 1000,
+        fillSeconds: 0.1,
+        dequeued: 200,
+        msPerDequeue: 3.34,
+        gapMs: { p50: 2.38, p90: 5.53, max: 22.3 },
         status: "timeout",
         reason: "one dequeue took over 60 s",
       },
@@ -97,7 +102,10 @@ Deno.test("dequeue-cost report: getDepth() call time per backlog, or not support
     ]
   ) assert.ok(lines.includes(row), `${row}\n${text}`);
   // Files made before depth was measured render without the section.
-  assert.doesNotMatch(renderDequeueCost(document), /getDepth/);
+  assert.doesNotMatch(
+    renderDequeueCost({ ...document, depth: undefined }),
+    /getDepth/,
+  );
 });
 
 Deno.test("dequeue-cost chart: a line per driver in the order measured, in the palette's colours", async () => {
