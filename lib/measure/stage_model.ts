@@ -29,10 +29,11 @@
  *
  * @module
  */
-import type {
-  LimitedByRecord,
-  PredictionBounds,
-  StagesRecord,
+import {
+  type LimitedByRecord,
+  perDelivery,
+  type PredictionBounds,
+  type StagesRecord,
 } from "../results/stages.ts";
 import { roundTo } from "./stats.ts";
 
@@ -76,8 +77,6 @@ export const LIMITED_AT = 0.85;
 export function predict(input: ModelInput): Prediction {
   const { stages } = input;
   const outbox = stages.byStage.outbox;
-  const fanout = stages.byStage.fanout;
-  const after = stages.byStage["queue.after"];
   const cpuMs = (input.appCpuMs ?? 0) + (input.serverCpuMs ?? 0) +
     (input.inboxCpuMs ?? 0);
   const cpu = input.appCpuMs == null || cpuMs <= 0
@@ -88,17 +87,9 @@ export function predict(input: ModelInput): Prediction {
       input.delivered <= 0
       ? null
       : input.delivered / input.eventLoopSeconds;
-  // Hand-offs per delivery: each outbox message, and each fanout message
-  // spread over the deliveries it made.
-  const handoffs = outbox == null || outbox.count === 0
-    ? null
-    : (outbox.count + (fanout?.count ?? 0)) / outbox.count;
-  const turnaroundMs = after == null || handoffs == null
-    ? null
-    : after.meanMs * handoffs;
-  const fanoutMs = fanout == null || outbox == null || outbox.count === 0
-    ? 0
-    : fanout.totalSeconds * 1000 / outbox.count;
+  const shares = perDelivery(stages);
+  const fanoutMs = shares?.fanoutMs ?? 0;
+  const turnaroundMs = shares?.turnaroundMs ?? null;
   const parallel = input.parallelism > 1;
   let consumer: number | null = null;
   if (outbox != null && stages.slots > 0 && (parallel || stages.serial)) {

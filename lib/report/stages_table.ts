@@ -16,11 +16,12 @@ import {
   textColumn,
 } from "./columns.ts";
 import { label } from "./label.ts";
-import type {
-  ConfigurationResult,
-  ResultsDocument,
-  StageFigures,
-  StageName,
+import {
+  type ConfigurationResult,
+  perDelivery,
+  type ResultsDocument,
+  type StageFigures,
+  type StageName,
 } from "../results/types.ts";
 
 /** One part of a slot's time per delivery, ms. */
@@ -59,10 +60,10 @@ export function consumerParts(
   }
   if (stages.slots <= 0) return null;
   const mean = (name: StageName) => stages.byStage[name]?.meanMs ?? 0;
-  const fanout = stages.byStage.fanout;
-  const handoffs = (outbox.count + (fanout?.count ?? 0)) / outbox.count;
+  const shares = perDelivery(stages);
+  if (shares == null) return null;
   const turnaround = result.parallelism <= 1 && stages.serial
-    ? mean("queue.after") * handoffs
+    ? shares.turnaroundMs ?? 0
     : 0;
   const measured: ConsumerPart[] = [
     { part: "signing", ms: mean("sign") },
@@ -76,7 +77,7 @@ export function consumerParts(
     },
     {
       part: "fanout",
-      ms: fanout == null ? 0 : fanout.totalSeconds * 1000 / outbox.count,
+      ms: shares.fanoutMs,
     },
     { part: "queue turnaround", ms: turnaround },
   ];

@@ -227,3 +227,31 @@ export interface PredictionBounds {
   /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
   readonly dequeue: number | null;
 }
+
+/** A row's queue work spread over its deliveries, ms per delivery. */
+export interface PerDelivery {
+  /** The fanout handler's time divided over the deliveries it made. */
+  readonly fanoutMs: number;
+  /**
+   * The queue's turnaround for each hand-off a delivery needs (its outbox
+   * message and its share of a fanout message); `null` when not measured.
+   */
+  readonly turnaroundMs: number | null;
+}
+
+/**
+ * The fanout's and the turnaround's share of one delivery, from a row's
+ * stages (read by the model and by the report's split of a slot's time);
+ * `null` without outbox handler timings.
+ */
+export function perDelivery(stages: StagesRecord): PerDelivery | null {
+  const outbox = stages.byStage.outbox;
+  if (outbox == null || outbox.count === 0) return null;
+  const fanout = stages.byStage.fanout;
+  const after = stages.byStage["queue.after"];
+  const handoffs = (outbox.count + (fanout?.count ?? 0)) / outbox.count;
+  return {
+    fanoutMs: fanout == null ? 0 : fanout.totalSeconds * 1000 / outbox.count,
+    turnaroundMs: after == null ? null : after.meanMs * handoffs,
+  };
+}

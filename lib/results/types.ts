@@ -31,6 +31,8 @@ export {
 export {
   type LimitedByRecord,
   type LimitingResource,
+  type PerDelivery,
+  perDelivery,
   type PredictionBounds,
   type StageFigures,
   type StageName,
