@@ -76,6 +76,22 @@ Deno.test("under ParallelMessageQueue the slots and the dequeue loop are separat
   assert.match(limit.evidence, /turnaround between hand-offs \(5\.00 ms/);
 });
 
+Deno.test("under ParallelMessageQueue a slot's hand-over counts as its time", () => {
+  const row = input({
+    slots: 4,
+    byStage: {
+      outbox: figures(10, 1000),
+      "queue.after": figures(1, 1000),
+      // 1,000 messages, 6 ms each from a slot's taking one to its start.
+      "queue.handover": figures(6, 1000),
+    },
+  }, { parallelism: 4, deliveriesPerSecond: 240 });
+  const prediction = predict(row);
+  // 4 × 1000 ÷ (10 + 6).
+  assert.equal(prediction.bounds.consumer, 250);
+  assert.equal(limitedBy(row, prediction)!.resource, "consumer");
+});
+
 Deno.test("a queue that runs handlers concurrently itself has only the CPU and event-loop bounds", () => {
   const row = input({
     slots: 9,

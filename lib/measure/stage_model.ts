@@ -13,10 +13,11 @@
  *   cannot do more than one core's work, whatever the cores.
  * - **consumer** = slots × 1000 ÷ consumer ms per delivery, where a
  *   delivery's consumer time is its outbox handler's mean plus the fanout
- *   handler's time divided over the deliveries it fanned out, plus, for a
- *   queue that hands out one message at a time with no parallel wrapper,
- *   the queue's turnaround per hand-off (the handler and the dequeue then
- *   take turns).  Slots: the `ParallelMessageQueue` level × the consuming
+ *   handler's time divided over the deliveries it fanned out, plus, under
+ *   `ParallelMessageQueue`, the slot hand-over per message (the slot is
+ *   taken but its handler has not started), or, for a queue that hands out
+ *   one message at a time with no parallel wrapper, the queue's turnaround
+ *   per hand-off (the handler and the dequeue then take turns).  Slots: the `ParallelMessageQueue` level × the consuming
  *   processes.  Little's law: busy slots = rate × time per delivery.
  * - **dequeue**, under `ParallelMessageQueue`: 1000 ÷ the queue's
  *   turnaround per delivery, since the driver's queue hands messages to
@@ -94,6 +95,7 @@ export function predict(input: ModelInput): Prediction {
   let consumer: number | null = null;
   if (outbox != null && stages.slots > 0 && (parallel || stages.serial)) {
     const ms = outbox.meanMs + fanoutMs +
+      (parallel ? shares?.handoverMs ?? 0 : 0) +
       (!parallel && turnaroundMs != null ? turnaroundMs : 0);
     consumer = ms > 0 ? stages.slots * 1000 / ms : null;
   }

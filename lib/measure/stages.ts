@@ -45,6 +45,7 @@ const CONSUMER_WORK: ReadonlySet<StageName> = new Set([
   "outbox",
   "post",
   "sign",
+  "queue.handover",
   "queue.after",
 ]);
 

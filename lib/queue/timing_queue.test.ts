@@ -87,3 +87,40 @@ Deno.test("a delayed message is due after its delay, and the slot wait is timed 
   assert.deepEqual(batch["queue.wait"], [3]);
   assert.deepEqual(batch["queue.slot"], [0]);
 });
+
+Deno.test("under ParallelMessageQueue the slot wait ends when a slot takes the message, and the hand-over to the handler is timed apart", async () => {
+  let t = 0;
+  const samples = new StageSamples();
+  const timing = new StageTiming(samples, () => t);
+  const messages: unknown[] = [];
+  // A driver's queue that hands messages over one at a time and, after
+  // each handler call returns, lets 7 ms pass before the wrapper's timer.
+  const driver: MessageQueue = {
+    enqueue(message) {
+      messages.push(message);
+      return Promise.resolve();
+    },
+    async listen(handler, options) {
+      for (const message of messages.splice(0)) {
+        await handler(message);
+        t += 7;
+      }
+      await new Promise((resolve) =>
+        options?.signal?.addEventListener("abort", resolve)
+      );
+    },
+  };
+  const inner = timing.inner(driver);
+  const queue = timing.outer(new ParallelMessageQueue(inner, 1), true);
+  await queue.enqueue({ type: "outbox", id: 1 });
+  await queue.enqueue({ type: "fanout", id: 2 });
+  await queue.enqueue({ type: "outbox", id: 3 });
+  await consume(queue, 3, () => {
+    t += 10;
+  });
+  const batch = samples.take();
+  // 1 is taken at once; 2 was handed over at 7 and taken when 1 ended at
+  // 17; 3 handed over at 24, taken when 2 ended at 34.
+  assert.deepEqual(batch["queue.slot"], [0, 10]);
+  assert.deepEqual(batch["queue.handover"], [7, 7, 7]);
+});

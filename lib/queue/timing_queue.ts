@@ -2,7 +2,8 @@
  * The bench's timings at the queue seam, where Fedify has no span: each
  * enqueue call, the wait from a message's enqueue to the driver's queue
  * handing it to a handler, the queue's turnaround between handlers, and
- * under `ParallelMessageQueue` the wait for a free worker slot.
+ * under `ParallelMessageQueue` the wait for a free worker slot and the
+ * hand-over to it.
  *
  * {@link StageTiming.inner} wraps the driver's queue, inside Fedify's
  * `ParallelMessageQueue`: it writes the instant a message is due into the
@@ -10,8 +11,13 @@
  * outbox message's several KB), so that a worker in another process can
  * time its wait on the clock every process of a run shares, and removes it
  * again before Fedify's handler sees the message.  {@link StageTiming.outer}
- * wraps the parallel queue and times, per message, the wait between the
- * driver's hand-off and Fedify's handler starting.
+ * wraps the parallel queue and splits, per message, the time between the
+ * driver's hand-off and Fedify's handler starting in two: the wait for a
+ * free slot (until the parallel wrapper's handler returns to the driver's
+ * queue, which it does once it has started the work on a slot) and the
+ * hand-over (from there to Fedify's handler starting: Fedify's
+ * `ParallelMessageQueue` yields a `setTimeout(0)` first, and the timer
+ * waits its turn on the event loop).
  *
  * The wrappers have `enqueueMany()` and `getDepth()` exactly when the
  * wrapped queue has them, and pass `nativeRetrial` on.
@@ -32,6 +38,16 @@ export const READY_AT_KEY = "__fqb_ready_at__";
 
 type Handler = (message: unknown) => Promise<void> | void;
 
+/**
+ * When the driver's queue handed a message to the handler inside the
+ * timing (`at`), and when that handler returned to it (`returned`): under
+ * `ParallelMessageQueue`, once the work has started on a slot.
+ */
+interface Handed {
+  readonly at: number;
+  returned?: number;
+}
+
 /** A message as Fedify enqueues it: an object with a `type`. */
 type Stampable = Record<string, unknown>;
 
@@ -44,8 +60,8 @@ function isObject(message: unknown): message is Stampable {
 export class StageTiming {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  /** When the driver's queue handed each message over, for the slot wait. */
-  readonly #handedAt = new WeakMap<object, number>();
+  /** When each message was handed over, for the slot wait and hand-over. */
+  readonly #handed = new WeakMap<object, Handed>();
 
   constructor(samples: StageSamples, clock: Clock) {
     this.#samples = samples;
@@ -58,7 +74,7 @@ export class StageTiming {
       queue,
       this.#samples,
       this.#clock,
-      this.#handedAt,
+      this.#handed,
     );
   }
 
@@ -73,7 +89,7 @@ export class StageTiming {
       queue,
       this.#samples,
       this.#clock,
-      this.#handedAt,
+      this.#handed,
     );
   }
 }
@@ -122,7 +138,7 @@ abstract class Wrapper implements MessageQueue {
 class InnerTimingQueue extends Wrapper {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  readonly #handedAt: WeakMap<object, number>;
+  readonly #handed: WeakMap<object, Handed>;
   #inFlight = 0;
   /** When the last handler returned with none left running, else `null`. */
   #idleSince: number | null = null;
@@ -131,12 +147,12 @@ class InnerTimingQueue extends Wrapper {
     queue: MessageQueue,
     samples: StageSamples,
     clock: Clock,
-    handedAt: WeakMap<object, number>,
+    handed: WeakMap<object, Handed>,
   ) {
     super(queue);
     this.#samples = samples;
     this.#clock = clock;
-    this.#handedAt = handedAt;
+    this.#handed = handed;
   }
 
   override async enqueue(
@@ -183,13 +199,15 @@ class InnerTimingQueue extends Wrapper {
           this.#samples.add("queue.after", handed - this.#idleSince);
         }
       }
-      if (isObject(message)) this.#handedAt.set(message, handed);
+      const record: Handed | null = isObject(message) ? { at: handed } : null;
+      if (record != null) this.#handed.set(message as object, record);
       this.#inFlight++;
       this.#idleSince = null;
       this.#samples.inFlight(this.#inFlight);
       try {
         return await handler(message);
       } finally {
+        if (record != null) record.returned = this.#clock();
         this.#inFlight--;
         if (this.#inFlight === 0) this.#idleSince = this.#clock();
       }
@@ -217,22 +235,26 @@ class InnerTimingQueue extends Wrapper {
   }
 }
 
-/** Times the wait for a free slot of the parallel wrapper it wraps. */
+/**
+ * Times the wait for a free slot of the parallel wrapper it wraps, and the
+ * hand-over from the wrapper taking a message on a slot to the handler
+ * starting.
+ */
 class SlotTimingQueue extends Wrapper {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  readonly #handedAt: WeakMap<object, number>;
+  readonly #handed: WeakMap<object, Handed>;
 
   constructor(
     queue: MessageQueue,
     samples: StageSamples,
     clock: Clock,
-    handedAt: WeakMap<object, number>,
+    handed: WeakMap<object, Handed>,
   ) {
     super(queue);
     this.#samples = samples;
     this.#clock = clock;
-    this.#handedAt = handedAt;
+    this.#handed = handed;
   }
 
   listen(
@@ -240,11 +262,16 @@ class SlotTimingQueue extends Wrapper {
     options?: MessageQueueListenOptions,
   ): Promise<void> {
     return this.queue.listen((message) => {
-      const handed = isObject(message)
-        ? this.#handedAt.get(message)
-        : undefined;
-      if (handed != null && (message as Stampable).type === "outbox") {
-        this.#samples.add("queue.slot", this.#clock() - handed);
+      const handed = isObject(message) ? this.#handed.get(message) : undefined;
+      if (handed != null) {
+        const start = this.#clock();
+        // Returned before the start, as the parallel wrapper returns once
+        // it has scheduled the work; if not, the whole wait is the slot's.
+        const taken = handed.returned ?? start;
+        if ((message as Stampable).type === "outbox") {
+          this.#samples.add("queue.slot", taken - handed.at);
+        }
+        this.#samples.add("queue.handover", start - taken);
       }
       return handler(message);
     }, options);

@@ -80,7 +80,18 @@ export const STAGES = [
     per: "delivery",
     source: "queue-wrapper",
     help: "under `ParallelMessageQueue`: from the driver's queue handing " +
-      "the message over to Fedify's handler starting on a free worker slot",
+      "an outbox message over to the wrapper taking it on a free worker " +
+      "slot (its handler returning to the driver's queue)",
+  },
+  {
+    name: "queue.handover",
+    label: "slot hand-over",
+    per: "message",
+    source: "queue-wrapper",
+    help: "under `ParallelMessageQueue`: from the wrapper taking a " +
+      "message (outbox or fanout) on a free slot to Fedify's handler " +
+      "starting on it; the slot is held and idle meanwhile (Fedify's " +
+      "wrapper waits for a `setTimeout(0)` first)",
   },
   {
     name: "outbox",
@@ -128,6 +139,7 @@ export type StageName =
   | "fanout"
   | "queue.wait"
   | "queue.slot"
+  | "queue.handover"
   | "outbox"
   | "post"
   | "sign"
@@ -220,8 +232,9 @@ export interface PredictionBounds {
   readonly eventLoop: number | null;
   /**
    * slots × 1000 ÷ (consumer ms per delivery): the handlers' own time per
-   * delivery (outbox handler, plus the fanout's share), and for a serial
-   * queue at ×1 its turnaround too.
+   * delivery (outbox handler, plus the fanout's share), under
+   * `ParallelMessageQueue` the slot hand-over, and for a serial queue at
+   * ×1 its turnaround too.
    */
   readonly consumer: number | null;
   /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
@@ -237,6 +250,12 @@ export interface PerDelivery {
    * message and its share of a fanout message); `null` when not measured.
    */
   readonly turnaroundMs: number | null;
+  /**
+   * Under `ParallelMessageQueue`: the slot hand-over for each message a
+   * delivery needs (its outbox message and its share of a fanout
+   * message), a slot's held-but-idle time; 0 when not measured.
+   */
+  readonly handoverMs: number;
 }
 
 /**
@@ -249,9 +268,11 @@ export function perDelivery(stages: StagesRecord): PerDelivery | null {
   if (outbox == null || outbox.count === 0) return null;
   const fanout = stages.byStage.fanout;
   const after = stages.byStage["queue.after"];
+  const handover = stages.byStage["queue.handover"];
   const handoffs = (outbox.count + (fanout?.count ?? 0)) / outbox.count;
   return {
     fanoutMs: fanout == null ? 0 : fanout.totalSeconds * 1000 / outbox.count,
     turnaroundMs: after == null ? null : after.meanMs * handoffs,
+    handoverMs: handover == null ? 0 : handover.meanMs * handoffs,
   };
 }
