@@ -88,9 +88,11 @@ export async function openQueue(
     : implementationFor(driver.queueSpecifier);
   const timed = timing == null ? inner : timing.inner(inner);
   const parallel = wrapParallel(timed, spec.parallelism, spec.parallelImpl);
-  const queue = timing == null
-    ? parallel
-    : timing.outer(parallel, parallel !== timed);
+  const queue = timing == null ? parallel : timing.outer(
+    parallel,
+    parallel !== timed,
+    spec.parallelImpl !== "awaiting",
+  );
   return {
     queue,
     inner,

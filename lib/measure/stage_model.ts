@@ -14,8 +14,9 @@
  * - **consumer** = slots × 1000 ÷ consumer ms per delivery, where a
  *   delivery's consumer time is its outbox handler's mean plus the fanout
  *   handler's time divided over the deliveries it fanned out, plus, under
- *   `ParallelMessageQueue`, the slot hand-over per message (the slot is
- *   taken but its handler has not started), or, for a queue that hands out
+ *   `ParallelMessageQueue`, the slot pick-up and hand-over per delivery (a
+ *   freed slot waiting to take a waiting message, and a taken slot whose
+ *   handler has not started), or, for a queue that hands out
  *   one message at a time with no parallel wrapper, the queue's turnaround
  *   per hand-off (the handler and the dequeue then take turns).  Slots: the `ParallelMessageQueue` level × the consuming
  *   processes.  Little's law: busy slots = rate × time per delivery.
@@ -95,7 +96,7 @@ export function predict(input: ModelInput): Prediction {
   let consumer: number | null = null;
   if (outbox != null && stages.slots > 0 && (parallel || stages.serial)) {
     const ms = outbox.meanMs + fanoutMs +
-      (parallel ? shares?.handoverMs ?? 0 : 0) +
+      (parallel ? (shares?.handoverMs ?? 0) + (shares?.pickupMs ?? 0) : 0) +
       (!parallel && turnaroundMs != null ? turnaroundMs : 0);
     consumer = ms > 0 ? stages.slots * 1000 / ms : null;
   }

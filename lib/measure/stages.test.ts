@@ -70,6 +70,41 @@ Deno.test("slots: the parallel level per consumer, or what a concurrent queue ra
   assert.match(concurrent.notes[0], /up to 7 at once/);
 });
 
+Deno.test("a queue that handed nearly every message over one at a time counts as serial though two handlers once overlapped", () => {
+  const input = {
+    windowSeconds: 10,
+    fedifyParallel: false,
+    hasQueue: true,
+    delivered: 10,
+    parallelism: 1,
+  };
+  const outbox = Array.from({ length: 10 }, () => 5);
+  // A turnaround for 10 of 11 hand-offs (the fanout message and 10 outbox
+  // messages): 91%.
+  const mostly = summariseStages({
+    ...input,
+    processes: [[
+      batch({ fanout: [40], outbox, "queue.after": outbox.map(() => 30) }, 2),
+    ]],
+  })!;
+  assert.equal(mostly.serial, true);
+  assert.equal(mostly.peakInFlight, 2);
+  assert.equal(mostly.slots, 1);
+  assert.match(
+    mostly.notes.join("\n"),
+    /ran up to 2 handlers at once, but handed 10 of its 11 messages over one at a time/,
+  );
+  // Half of them: it runs handlers concurrently.
+  const half = summariseStages({
+    ...input,
+    processes: [[
+      batch({ fanout: [40], outbox, "queue.after": [30, 30, 30, 30, 30] }, 2),
+    ]],
+  })!;
+  assert.equal(half.serial, false);
+  assert.equal(half.slots, 2);
+});
+
 Deno.test("without a queue there are no slots or shares; with nothing timed, no stages", () => {
   const none = summariseStages({
     processes: [[batch({ sign: [2], post: [4] }, 0)]],

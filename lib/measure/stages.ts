@@ -39,12 +39,21 @@ export interface StageInput {
   readonly removes?: "before-handler" | "after-handler";
 }
 
+/**
+ * A queue counts as handing messages over one at a time when it did so
+ * (each after the last handler had returned: a turnaround was timed) for
+ * at least this share of its hand-offs, even if two handlers overlapped
+ * now and then (Redis's fanout handler beside an outbox handler).
+ */
+export const SERIAL_SHARE = 0.9;
+
 /** The stages that are a consumer's own work, whose share is given. */
 const CONSUMER_WORK: ReadonlySet<StageName> = new Set([
   "fanout",
   "outbox",
   "post",
   "sign",
+  "queue.pickup",
   "queue.handover",
   "queue.after",
 ]);
@@ -72,7 +81,12 @@ export function summariseStages(input: StageInput): StagesRecord | null {
   if (byName.size === 0) return null;
   const peakInFlight = peaks.reduce((sum, peak) => sum + peak, 0);
   const consumers = peaks.filter((peak) => peak > 0).length;
-  const serial = peaks.every((peak) => peak <= 1);
+  const handoffs = (byName.get("outbox")?.length ?? 0) +
+    (byName.get("fanout")?.length ?? 0);
+  const oneAtATime = byName.get("queue.after")?.length ?? 0;
+  const mostlySerial = handoffs > 0 &&
+    oneAtATime >= SERIAL_SHARE * handoffs;
+  const serial = peaks.every((peak) => peak <= 1) || mostlySerial;
   const slots = !input.hasQueue || consumers === 0
     ? null
     : input.parallelism > 1
@@ -106,7 +120,7 @@ export function summariseStages(input: StageInput): StagesRecord | null {
     windowSeconds: window == null ? 0 : roundTo(window, 3),
     peakInFlight,
     serial,
-    notes: notes(input, byStage, serial, peakInFlight),
+    notes: notes(input, byStage, serial, peakInFlight, mostlySerial),
   };
 }
 
@@ -116,6 +130,7 @@ function notes(
   byStage: Partial<Record<StageName, StageFigures>>,
   serial: boolean,
   peakInFlight: number,
+  mostlySerial: boolean,
 ): string[] {
   const out: string[] = [];
   if (!input.hasQueue) {
@@ -143,6 +158,16 @@ function notes(
         "is free, before the delivery is done (Finding 2): the queue " +
         "turnaround counts from there, and the outbox handler runs on the " +
         "slots",
+    );
+  }
+  if (input.parallelism <= 1 && serial && peakInFlight > 1 && mostlySerial) {
+    const after = byStage["queue.after"]?.count ?? 0;
+    const handoffs = (byStage.outbox?.count ?? 0) +
+      (byStage.fanout?.count ?? 0);
+    out.push(
+      `the queue ran up to ${peakInFlight} handlers at once, but handed ` +
+        `${after} of its ${handoffs} messages over one at a time, after ` +
+        "the last handler returned: it counts as handing out one at a time",
     );
   }
   if (input.parallelism <= 1 && !serial) {

@@ -13,6 +13,7 @@ import {
 } from "@fedify/fedify";
 import type { ParallelImpl } from "../results/types.ts";
 import { sleep } from "../system/sleep.ts";
+import { PromptParallelMessageQueue } from "./prompt_parallel_queue.ts";
 
 // The results record which wrapper ran, so the type is theirs; re-exported
 // beside the wrappers it names.
@@ -35,6 +36,11 @@ export const PARALLEL_ORDERING: Readonly<
       "messages that reach it wrapped with __fedify_ordering_key__, which " +
       "no queue here hands out",
   },
+  prompt: {
+    keepsOrder: false,
+    note: "Fedify's ParallelMessageQueue without its yield before each " +
+      "handler: it returns from the queue's handler as Fedify's does",
+  },
   awaiting: {
     keepsOrder: true,
     note: "the awaiting wrapper settles the queue's handler when the " +
@@ -44,7 +50,8 @@ export const PARALLEL_ORDERING: Readonly<
 
 /**
  * Wraps `queue` to handle up to `workers` messages at once, with Fedify's
- * `ParallelMessageQueue` or with {@link AwaitingParallelMessageQueue}.
+ * `ParallelMessageQueue`, {@link AwaitingParallelMessageQueue} or
+ * `PromptParallelMessageQueue` (Fedify's without the yield, an experiment).
  *
  * @param queue The driver's queue.
  * @param workers Messages handled at once; 1 or less returns `queue` as is.
@@ -58,6 +65,8 @@ export function wrapParallel(
   if (workers <= 1) return queue;
   return impl === "awaiting"
     ? new AwaitingParallelMessageQueue(queue, workers)
+    : impl === "prompt"
+    ? new PromptParallelMessageQueue(queue, workers)
     : new ParallelMessageQueue(queue, workers);
 }
 

@@ -12,6 +12,7 @@ import {
   ParallelMessageQueue,
 } from "@fedify/fedify";
 import { READY_AT_KEY, StageTiming } from "./timing_queue.ts";
+import { AwaitingParallelMessageQueue } from "./awaiting_parallel_queue.ts";
 import { StageSamples } from "../measure/stage_samples.ts";
 
 /** Listens until `count` messages were handled, then stops. */
@@ -123,4 +124,27 @@ Deno.test("under ParallelMessageQueue the slot wait ends when a slot takes the m
   // 17; 3 handed over at 24, taken when 2 ended at 34.
   assert.deepEqual(batch["queue.slot"], [0, 10]);
   assert.deepEqual(batch["queue.handover"], [7, 7, 7]);
+  // 2 and 3 waited for a slot and were taken as the slot before ended (no
+  // time passed between); 1 found a free slot, so it has no pick-up.
+  assert.deepEqual(batch["queue.pickup"], [0, 0]);
+});
+
+Deno.test("a parallel wrapper that returns when the work is done gets no hand-over or pick-up", async () => {
+  let t = 0;
+  const samples = new StageSamples();
+  const timing = new StageTiming(samples, () => t);
+  const inner = timing.inner(new InProcessMessageQueue());
+  const queue = timing.outer(
+    new AwaitingParallelMessageQueue(inner, 2),
+    true,
+    false,
+  );
+  await queue.enqueue({ type: "outbox", id: 1 });
+  await consume(queue, 1, () => {
+    t += 3;
+  });
+  const batch = samples.take();
+  assert.deepEqual(batch["queue.slot"], [0]);
+  assert.equal(batch["queue.handover"], undefined);
+  assert.equal(batch["queue.pickup"], undefined);
 });

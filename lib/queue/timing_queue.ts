@@ -48,6 +48,40 @@ interface Handed {
   returned?: number;
 }
 
+/**
+ * What the two wrappers share about the parallel wrapper's slots: when
+ * each message was handed over, and when slots' handlers ended.
+ */
+class SlotLedger {
+  /** When each message was handed over, for the slot wait and hand-over. */
+  readonly handed = new WeakMap<object, Handed>();
+  /** When slots' handlers ended, oldest first, not yet taken up. */
+  readonly #freed: number[] = [];
+  /** Whether the slots are timed (a wrapper that returns early wraps). */
+  tracking = false;
+
+  /** A slot's handler ended at `at`. */
+  free(at: number): void {
+    if (this.tracking) this.#freed.push(at);
+  }
+
+  /**
+   * The pick-up of a message the parallel wrapper took at
+   * `handed.returned`: from the slot's freeing it waited for (the oldest
+   * one after its hand-over) to its being taken; `null` when no slot ended
+   * while it waited (one was free when it came).  Slots freed before it
+   * came waited for a message, not the other way round, and are dropped.
+   */
+  pickUp(handed: Handed): number | null {
+    if (!this.tracking || handed.returned == null) return null;
+    while (this.#freed.length > 0 && this.#freed[0] < handed.at) {
+      this.#freed.shift();
+    }
+    const freed = this.#freed.shift();
+    return freed == null ? null : handed.returned - freed;
+  }
+}
+
 /** A message as Fedify enqueues it: an object with a `type`. */
 type Stampable = Record<string, unknown>;
 
@@ -60,8 +94,8 @@ function isObject(message: unknown): message is Stampable {
 export class StageTiming {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  /** When each message was handed over, for the slot wait and hand-over. */
-  readonly #handed = new WeakMap<object, Handed>();
+  /** The slots' ledger, shared by the two wrappers. */
+  readonly #slots = new SlotLedger();
 
   constructor(samples: StageSamples, clock: Clock) {
     this.#samples = samples;
@@ -74,7 +108,7 @@ export class StageTiming {
       queue,
       this.#samples,
       this.#clock,
-      this.#handed,
+      this.#slots,
     );
   }
 
@@ -82,14 +116,23 @@ export class StageTiming {
    * Wraps the parallel queue around {@link inner}'s, timing the slot wait;
    * without a parallel wrapper there is no slot to wait for, and `queue`
    * is returned as it is.
+   * @param returnsEarly Whether the parallel wrapper returns to the
+   *   driver's queue once it has taken a message on a slot, as Fedify's
+   *   does (then the pick-up and the hand-over are timed apart); `false`
+   *   for one that returns when the work is done.
    */
-  outer(queue: MessageQueue, parallel: boolean): MessageQueue {
+  outer(
+    queue: MessageQueue,
+    parallel: boolean,
+    returnsEarly = true,
+  ): MessageQueue {
     if (!parallel) return queue;
+    this.#slots.tracking = returnsEarly;
     return new SlotTimingQueue(
       queue,
       this.#samples,
       this.#clock,
-      this.#handed,
+      this.#slots,
     );
   }
 }
@@ -138,7 +181,7 @@ abstract class Wrapper implements MessageQueue {
 class InnerTimingQueue extends Wrapper {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  readonly #handed: WeakMap<object, Handed>;
+  readonly #slots: SlotLedger;
   #inFlight = 0;
   /** When the last handler returned with none left running, else `null`. */
   #idleSince: number | null = null;
@@ -147,12 +190,12 @@ class InnerTimingQueue extends Wrapper {
     queue: MessageQueue,
     samples: StageSamples,
     clock: Clock,
-    handed: WeakMap<object, Handed>,
+    slots: SlotLedger,
   ) {
     super(queue);
     this.#samples = samples;
     this.#clock = clock;
-    this.#handed = handed;
+    this.#slots = slots;
   }
 
   override async enqueue(
@@ -200,14 +243,18 @@ class InnerTimingQueue extends Wrapper {
         }
       }
       const record: Handed | null = isObject(message) ? { at: handed } : null;
-      if (record != null) this.#handed.set(message as object, record);
+      if (record != null) this.#slots.handed.set(message as object, record);
       this.#inFlight++;
       this.#idleSince = null;
       this.#samples.inFlight(this.#inFlight);
       try {
         return await handler(message);
       } finally {
-        if (record != null) record.returned = this.#clock();
+        if (record != null) {
+          record.returned = this.#clock();
+          const pickUp = this.#slots.pickUp(record);
+          if (pickUp != null) this.#samples.add("queue.pickup", pickUp);
+        }
         this.#inFlight--;
         if (this.#inFlight === 0) this.#idleSince = this.#clock();
       }
@@ -243,26 +290,28 @@ class InnerTimingQueue extends Wrapper {
 class SlotTimingQueue extends Wrapper {
   readonly #samples: StageSamples;
   readonly #clock: Clock;
-  readonly #handed: WeakMap<object, Handed>;
+  readonly #slots: SlotLedger;
 
   constructor(
     queue: MessageQueue,
     samples: StageSamples,
     clock: Clock,
-    handed: WeakMap<object, Handed>,
+    slots: SlotLedger,
   ) {
     super(queue);
     this.#samples = samples;
     this.#clock = clock;
-    this.#handed = handed;
+    this.#slots = slots;
   }
 
   listen(
     handler: Handler,
     options?: MessageQueueListenOptions,
   ): Promise<void> {
-    return this.queue.listen((message) => {
-      const handed = isObject(message) ? this.#handed.get(message) : undefined;
+    return this.queue.listen(async (message) => {
+      const handed = isObject(message)
+        ? this.#slots.handed.get(message)
+        : undefined;
       if (handed != null) {
         const start = this.#clock();
         // Returned before the start, as the parallel wrapper returns once
@@ -271,9 +320,15 @@ class SlotTimingQueue extends Wrapper {
         if ((message as Stampable).type === "outbox") {
           this.#samples.add("queue.slot", taken - handed.at);
         }
-        this.#samples.add("queue.handover", start - taken);
+        if (this.#slots.tracking) {
+          this.#samples.add("queue.handover", start - taken);
+        }
       }
-      return handler(message);
+      try {
+        return await handler(message);
+      } finally {
+        this.#slots.free(this.#clock());
+      }
     }, options);
   }
 }

@@ -65,7 +65,8 @@ Deno.test("a slot's time per delivery splits into the timed stages and the rest"
     "rest of the outbox handler": 1,
     // 20 fanout messages × 20 ms over 200 deliveries.
     "fanout": 2,
-    // No parallel wrapper: no slot hand-over.
+    // No parallel wrapper: no slot pick-up or hand-over.
+    "slot pick-up": 0,
     "slot hand-over": 0,
     // 1 ms per hand-off, 1.1 hand-offs per delivery.
     "queue turnaround": 1.1,

@@ -38,6 +38,7 @@ export const CONSUMER_PARTS: readonly { part: string; color: string }[] = [
   { part: "POST without signing", color: "#4c78a8" },
   { part: "rest of the outbox handler", color: "#72b7b2" },
   { part: "fanout", color: "#f58518" },
+  { part: "slot pick-up", color: "#9d755d" },
   { part: "slot hand-over", color: "#b279a2" },
   { part: "queue turnaround", color: "#54a24b" },
   { part: "idle or not timed", color: "#d0d0d0" },
@@ -80,6 +81,7 @@ export function consumerParts(
       part: "fanout",
       ms: shares.fanoutMs,
     },
+    { part: "slot pick-up", ms: shares.pickupMs },
     { part: "slot hand-over", ms: shares.handoverMs },
     { part: "queue turnaround", ms: turnaround },
   ];

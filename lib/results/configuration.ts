@@ -12,7 +12,7 @@
  * `ParallelMessageQueue`, or `AwaitingParallelMessageQueue`
  * (`lib/queue/awaiting_parallel_queue.ts`).
  */
-export type ParallelImpl = "fedify" | "awaiting";
+export type ParallelImpl = "fedify" | "awaiting" | "prompt";
 
 /**
  * The implementation of a driver's queue that a run measured (see

@@ -84,6 +84,16 @@ export const STAGES = [
       "slot (its handler returning to the driver's queue)",
   },
   {
+    name: "queue.pickup",
+    label: "slot pick-up",
+    per: "message",
+    source: "queue-wrapper",
+    help: "under `ParallelMessageQueue`, for a message that waited for a " +
+      "free slot: from a slot's handler ending to the wrapper taking that " +
+      "message (Fedify's wrapper wakes each waiting message with a " +
+      "`Promise.any` over the slots); the slot is free and idle meanwhile",
+  },
+  {
     name: "queue.handover",
     label: "slot hand-over",
     per: "message",
@@ -139,6 +149,7 @@ export type StageName =
   | "fanout"
   | "queue.wait"
   | "queue.slot"
+  | "queue.pickup"
   | "queue.handover"
   | "outbox"
   | "post"
@@ -186,7 +197,8 @@ export interface StagesRecord {
   readonly peakInFlight: number;
   /**
    * Whether the driver's queue hands a message over only after the last
-   * handler returned (one at a time), as measured: `peakInFlight` is 1.
+   * handler returned (one at a time), as measured: `peakInFlight` is 1, or
+   * at least 90% of its hand-offs came after the last handler returned.
    */
   readonly serial: boolean;
   /** What the timings leave out or mean differently for this row. */
@@ -233,8 +245,8 @@ export interface PredictionBounds {
   /**
    * slots × 1000 ÷ (consumer ms per delivery): the handlers' own time per
    * delivery (outbox handler, plus the fanout's share), under
-   * `ParallelMessageQueue` the slot hand-over, and for a serial queue at
-   * ×1 its turnaround too.
+   * `ParallelMessageQueue` the slot pick-up and hand-over, and for a
+   * serial queue at ×1 its turnaround too.
    */
   readonly consumer: number | null;
   /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
@@ -256,6 +268,12 @@ export interface PerDelivery {
    * message), a slot's held-but-idle time; 0 when not measured.
    */
   readonly handoverMs: number;
+  /**
+   * Under `ParallelMessageQueue`: the slot pick-up per delivery (the sum
+   * over the messages that waited for a slot, over the deliveries), a
+   * freed slot's idle time while a message waited; 0 when not measured.
+   */
+  readonly pickupMs: number;
 }
 
 /**
@@ -269,10 +287,12 @@ export function perDelivery(stages: StagesRecord): PerDelivery | null {
   const fanout = stages.byStage.fanout;
   const after = stages.byStage["queue.after"];
   const handover = stages.byStage["queue.handover"];
+  const pickup = stages.byStage["queue.pickup"];
   const handoffs = (outbox.count + (fanout?.count ?? 0)) / outbox.count;
   return {
     fanoutMs: fanout == null ? 0 : fanout.totalSeconds * 1000 / outbox.count,
     turnaroundMs: after == null ? null : after.meanMs * handoffs,
     handoverMs: handover == null ? 0 : handover.meanMs * handoffs,
+    pickupMs: pickup == null ? 0 : pickup.totalSeconds * 1000 / outbox.count,
   };
 }

@@ -32,7 +32,8 @@ Deno.test("--parallel-impl and --log-level parse, default and refuse", () => {
   assert.throws(
     () => parseCli(["--parallel-impl", "awaitng"], {}),
     (e: Error) =>
-      e instanceof UsageError && /fedify or awaiting/.test(e.message) &&
+      e instanceof UsageError &&
+      /fedify, awaiting or prompt/.test(e.message) &&
       /"awaitng"/.test(e.message),
   );
   assert.throws(

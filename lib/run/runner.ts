@@ -345,6 +345,8 @@ class Run {
             lowSeconds: estimate.lowSeconds,
             highSeconds: estimate.highSeconds,
             deliveriesPerSecond: estimate.deliveriesPerSecond,
+            settled: estimate.settled,
+            halfRates: estimate.halfRates,
             stoppedBy: stop.stoppedBy,
             basis: estimate.basis,
           },
@@ -455,7 +457,7 @@ class Run {
             processes: this.#processes.stageMessages(),
             parallelism: this.#configuration.parallelism,
             fedifyParallel: this.#configuration.parallelism > 1 &&
-              (this.#configuration.parallelImpl ?? "fedify") === "fedify",
+              (this.#configuration.parallelImpl ?? "fedify") !== "awaiting",
             hasQueue: this.#configuration.driver.open != null,
             ...(this.#configuration.driver.removes == null
               ? {}

@@ -26,7 +26,11 @@ export const MAX_RATE = 10_000;
 export const MAX_SENDERS = 1_000;
 
 /** The parallel wrappers, Fedify's first (the default). */
-export const PARALLEL_IMPLS: readonly ParallelImpl[] = ["fedify", "awaiting"];
+export const PARALLEL_IMPLS: readonly ParallelImpl[] = [
+  "fedify",
+  "awaiting",
+  "prompt",
+];
 
 /** A level of Fedify's log. */
 export type LogLevel = NonNullable<SuiteParams["logLevel"]>;

@@ -77,8 +77,9 @@ export const SUITE_PARAMS = [
     item: "wrapper",
     example: "fedify,awaiting",
     help: "the wrapper above parallelism 1: fedify (Fedify's " +
-      "ParallelMessageQueue, acks when a message starts) or awaiting (ours, " +
-      "acks when it is done); a list sweeps them",
+      "ParallelMessageQueue, acks when a message starts), awaiting (ours, " +
+      "acks when it is done) or prompt (Fedify's without its " +
+      "setTimeout(0) before each handler, an experiment); a list sweeps them",
     section: SECTION,
     affects: "measurement",
     record: { path: "parallelImpl", when: "not-default" },
