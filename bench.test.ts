@@ -109,6 +109,44 @@ Deno.test("a source tree whose package fails to load fails that driver's rows wi
   }
 });
 
+Deno.test("a queue's own stall is a result: exit 0; a child of ours that crashes is the bench's failure: exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fqb-exit-" });
+  const faulty = new URL("./lib/testing/faulty_drivers.ts", import.meta.url)
+    .pathname;
+  const run = (driver: string, out: string) =>
+    bench([
+      "--driver-module",
+      faulty,
+      "--drivers",
+      driver,
+      "--parallel",
+      "1",
+      "--total",
+      "1",
+      "--recipients",
+      "1",
+      "--stall-timeout",
+      "2",
+      "--no-baseline",
+      "--no-calibrate",
+      "--out",
+      join(dir, out),
+    ]);
+  try {
+    const stalled = await run("test-blackhole", "stalled");
+    assert.equal(stalled.code, 0, stalled.stderr);
+    const document: ResultsDocument = JSON.parse(
+      await Deno.readTextFile(join(dir, "stalled", "latest.json")),
+    );
+    assert.equal(document.results[0].status, "incomplete");
+    assert.match(document.results[0].reason ?? "", /stalled/);
+    const crashed = await run("test-crashing-worker", "crashed");
+    assert.equal(crashed.code, 1, crashed.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--list names every driver and whether it can run here", async () => {
   const result = await bench(["--list"]);
   assert.equal(result.code, 0, result.stderr);

@@ -36,6 +36,7 @@ import type { Driver, Json } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import type { AmqpMessageQueue } from "@fedify/amqp";
 import { hash } from "./standins/amqp.ts";
+import { listenSettling } from "./settling_listen.ts";
 import {
   followsSource,
   loadQueuePackage,
@@ -235,43 +236,22 @@ class RecordingQueue implements MessageQueue {
 
   /**
    * Listens as the inner queue does, except that the inner queue sees the
-   * abort only once the handler calls already running have settled.  The
-   * 2.x package closes its channel as soon as its signal aborts, and a
-   * handler that settles after that acknowledges on the closed channel: the
-   * acknowledgement throws inside a promise nobody holds, which Deno
-   * reports as an unhandled rejection (`Channel closed`).  A message
-   * delivered between the two aborts is not handled: with
-   * `nativeRetrial`, the handler throws, the queue requeues it and RabbitMQ
-   * delivers it again (to another consumer, or after a restart); without,
-   * where a throw would lose it, it is handled as usual.
+   * abort only once the handler calls already running have settled
+   * (`settling_listen.ts`): the 2.x package closes its channel as soon as
+   * its signal aborts, and a handler that settles after that acknowledges
+   * on the closed channel, a rejection nobody holds (`Channel closed`).
    */
   listen(
     // deno-lint-ignore no-explicit-any
     handler: (message: any) => Promise<void> | void,
     options?: MessageQueueListenOptions,
   ): Promise<void> {
-    const outer = options?.signal;
-    if (outer == null) return this.#inner.listen(handler, options);
-    const inner = new AbortController();
-    const running = new Set<Promise<void>>();
-    const abortWhenSettled = async () => {
-      while (running.size > 0) await Promise.allSettled([...running]);
-      inner.abort(outer.reason);
-    };
-    if (outer.aborted) inner.abort(outer.reason);
-    else outer.addEventListener("abort", abortWhenSettled, { once: true });
-    return this.#inner.listen((message) => {
-      if (outer.aborted && this.nativeRetrial) {
-        throw new Error("the listener is stopping; the message is requeued");
-      }
-      const result = handler(message);
-      if (result instanceof Promise) {
-        running.add(result);
-        const done = () => running.delete(result);
-        result.then(done, done);
-      }
-      return result;
-    }, { ...options, signal: inner.signal });
+    return listenSettling(
+      (h, o) => this.#inner.listen(h, o),
+      handler,
+      options,
+      this.nativeRetrial === true,
+    );
   }
 }
 

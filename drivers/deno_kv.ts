@@ -20,6 +20,7 @@
  */
 import { join } from "node:path";
 import type { Driver, Json } from "./driver.ts";
+import { SettlingQueue } from "./settling_listen.ts";
 import {
   loadQueuePackage,
   type PackageChoice,
@@ -117,7 +118,11 @@ export function denoKvDriverFor(
         variant.wrapKv?.(kv) ?? kv,
       );
       return {
-        queue,
+        // Upstream's queue closes its Deno.Kv as soon as its listener's
+        // signal aborts, under any handler still running (a fanout's
+        // enqueues fail with "Database is closed"): the abort is passed on
+        // once those have settled.
+        queue: new SettlingQueue(queue),
         // Upstream's queue closes its Deno.Kv when disposed (synchronously);
         // a listener's abort has usually closed it already.
         close: () => Promise.resolve(queue[Symbol.dispose]()),

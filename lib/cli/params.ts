@@ -30,6 +30,8 @@ export interface CliOptions extends BenchValues {
   readonly load?: LoadParams;
   /** The suite parameters the results record. */
   readonly params: SuiteParams;
+  /** Combinations that run but measure less than they seem to. */
+  readonly warnings: readonly string[];
 }
 
 /** The defaults of every bench parameter, by name. */
@@ -55,10 +57,11 @@ export function parseCli(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CliOptions {
-  const { values } = parseCommand(BENCH, args, env);
+  const { values, warnings } = parseCommand(BENCH, args, env);
   const params = paramsOf(values);
   return {
     ...values,
+    warnings,
     inbox: params.inbox ?? INSTANT,
     ...(params.load == null ? {} : { load: params.load }),
     params,

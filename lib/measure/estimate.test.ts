@@ -38,6 +38,31 @@ Deno.test("a constant rate gives the exact total", () => {
   assert.equal(estimate.windowSeconds, 30);
   assert.match(estimate.basis, /recent half of the run/);
   assert.match(estimate.basis, /6,000 of 10,000 delivered in 60 s/);
+  assert.equal(estimate.settled, true);
+  assert.deepEqual(estimate.halfRates, [100, 100]);
+  assert.match(
+    estimate.basis,
+    /the rate has settled \(100\.0\/s, then 100\.0\/s/,
+  );
+});
+
+Deno.test("a rate that moves by more than a quarter between the window's halves has not settled", () => {
+  // 100/s for 40 s, then 200/s: over the window of the last 30 s, 100/s
+  // for 15 s then 200/s.
+  const estimate = estimateTotal({
+    points: run((t) => t <= 40 ? 100 : 200, 60),
+    nowSeconds: 60,
+    expected: 100_000,
+  })!;
+  assert.equal(estimate.settled, false);
+  assert.match(estimate.basis, /the rate has not settled/);
+  // Within a quarter either way, it has.
+  const close = estimateTotal({
+    points: run((t) => t <= 40 ? 100 : 120, 60),
+    nowSeconds: 60,
+    expected: 100_000,
+  })!;
+  assert.equal(close.settled, true);
 });
 
 for (

@@ -15,6 +15,11 @@
 export const FASTER_BOUND = 4;
 /** The bound above: the rest of the run going this much slower. */
 export const SLOWER_BOUND = 2;
+/**
+ * A rate has settled when the newer half of the estimate's window ran
+ * within this share of the older half's rate (either way).
+ */
+export const SETTLED_WITHIN = 0.25;
 
 /** `[seconds since the first sendActivity call, distinct deliveries so far]`. */
 export type DeliveryPoint = readonly [number, number];
@@ -46,6 +51,14 @@ export interface TotalEstimate {
   readonly windowSeconds: number;
   /** The longest gap between deliveries so far, in seconds. */
   readonly longestGapSeconds: number;
+  /**
+   * Whether the rate has settled: the window's newer half ran within
+   * {@link SETTLED_WITHIN} of its older half's rate.  A window of one
+   * burst has not.
+   */
+  readonly settled: boolean;
+  /** Deliveries per second over the window's older and newer halves. */
+  readonly halfRates: readonly [number, number];
   /** Deliveries so far. */
   readonly delivered: number;
   /** How it was made, in words. */
@@ -84,9 +97,22 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   const rate = inWindow / window;
   const rest = remaining / rate;
   const capped = start > nowSeconds - wanted;
+  const middle = start + window / 2;
+  const atMiddle = deliveredAt(increases, middle);
+  const older = (atMiddle - deliveredAt(increases, start)) / (window / 2);
+  const newer = (delivered - atMiddle) / (window / 2);
   // One burst so far (a queue that delivers in batches has shown one): the
   // rate within it is all there is, and the reader must know.
   const oneBatch = window < 1;
+  const settled = !oneBatch && older > 0 && newer > 0 &&
+    Math.abs(newer / older - 1) <= SETTLED_WITHIN;
+  const pace = settled
+    ? `; the rate has settled (${rate2(older)}/s, then ${rate2(newer)}/s ` +
+      "over the window's halves)"
+    : oneBatch
+    ? ""
+    : `; the rate has not settled (${rate2(older)}/s, then ` +
+      `${rate2(newer)}/s over the window's halves)`;
   const basis = oneBatch
     ? `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
       `${seconds(nowSeconds)}, all in one burst of ${window.toFixed(1)} s ` +
@@ -102,7 +128,7 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
           : wanted > nowSeconds / 2
           ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
           : "the recent half of the run"
-      }); the remaining ${fmt(remaining)} at that rate, bounds ` +
+      })${pace}; the remaining ${fmt(remaining)} at that rate, bounds ` +
       `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`;
   return {
     totalSeconds: round1(nowSeconds + rest),
@@ -111,6 +137,8 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     deliveriesPerSecond: Math.round(rate * 100) / 100,
     windowSeconds: round1(window),
     longestGapSeconds: round1(longestGap),
+    settled,
+    halfRates: [round2(older), round2(newer)],
     delivered,
     basis,
   };
@@ -149,6 +177,14 @@ function deliveredAt(
     else high = mid;
   }
   return low === 0 ? 0 : increases[low - 1][1];
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function rate2(value: number): string {
+  return value.toFixed(value < 10 ? 2 : 1);
 }
 
 function round1(value: number): number {

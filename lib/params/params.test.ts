@@ -292,3 +292,22 @@ Deno.test("a new flag is one entry: parser, help, record and rules from a fixtur
     ["messages", "ordering"],
   );
 });
+
+Deno.test("a flag that checks nothing without another says which one it needs", () => {
+  const alone = parseCommand(BENCH, ["--ordering-key", "object"], {});
+  assert.equal(alone.warnings.length, 1);
+  assert.match(
+    alone.warnings[0],
+    /--ordering-key object without --workload cud/,
+  );
+  assert.match(alone.warnings[0], /add --workload cud/);
+  for (
+    const args of [
+      ["--ordering-key", "none"],
+      ["--ordering-key", "none,object", "--workload", "cud", "--total", "120"],
+      [],
+    ]
+  ) {
+    assert.deepEqual(parseCommand(BENCH, args, {}).warnings, [], String(args));
+  }
+});

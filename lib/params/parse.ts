@@ -17,6 +17,8 @@ export interface Parsed<V> {
   readonly values: V;
   /** Names of the parameters set by a flag or an environment variable. */
   readonly given: ReadonlySet<string>;
+  /** What the warning rules found: runs that measure less than asked. */
+  readonly warnings: readonly string[];
 }
 
 /** Whether a parameter's value differs from its default. */
@@ -141,11 +143,14 @@ export function parseCommand<P extends readonly ParamSpec[]>(
     }
   }
   const typed = values as ParamValues<P>;
+  const warnings: string[] = [];
   for (const rule of table.rules) {
     const problem = rule.check(typed);
-    if (problem != null) throw new UsageError(problem);
+    if (problem == null) continue;
+    if (rule.warning) warnings.push(problem);
+    else throw new UsageError(problem);
   }
-  return { values: typed, given };
+  return { values: typed, given, warnings };
 }
 
 function presetOf(

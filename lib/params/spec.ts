@@ -158,6 +158,11 @@ export function repeated<const N extends string>(
 export interface Rule<V> {
   /** Returns the problem and its fix, or `null` when the values are fine. */
   readonly check: (values: V) => string | null;
+  /**
+   * A combination that runs but measures less than it seems to: the
+   * problem is a warning for the user (`Parsed.warnings`), not an error.
+   */
+  readonly warning?: boolean;
 }
 
 /** A command's options: its declarations and the text around them. */

@@ -71,6 +71,13 @@ export interface EstimateRecord {
   readonly highSeconds: number;
   /** Deliveries per second over the window the estimate used. */
   readonly deliveriesPerSecond: number;
+  /**
+   * Whether that rate had settled: the window's newer half within 25% of
+   * its older half's rate (absent in files made before the check).
+   */
+  readonly settled?: boolean;
+  /** Deliveries per second over the window's older and newer halves. */
+  readonly halfRates?: readonly [number, number];
   /** What stopped the run: its budget (`--budget`) or the time limit. */
   readonly stoppedBy: "budget" | "time limit";
   /** How the estimate was made, in words. */

@@ -21,7 +21,7 @@ import type {
   ResultsDocument,
   RunResult,
 } from "../results/types.ts";
-import { type RunLimits, stopDecision } from "./budget.ts";
+import { type RunLimits, StopRule } from "./budget.ts";
 
 /** The shares of its deliveries at which a finished row is cut. */
 export const CUTS: readonly number[] = [0.25, 0.5];
@@ -220,6 +220,7 @@ export function simulateRow(
       limits.timeoutSeconds,
     ]),
   ].sort((a, b) => a - b);
+  const rule = new StopRule(limits);
   for (const t of times) {
     if (finishAt != null && t >= finishAt) {
       return { id: row.id, seconds: finishAt, finished: true, reason: null };
@@ -231,7 +232,7 @@ export function simulateRow(
       expected: row.expected,
     });
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
-    const stop = stopDecision(t, estimate, limits, sendDone);
+    const stop = rule.decide(t, estimate, sendDone);
     if (stop != null) {
       return { id: row.id, seconds: t, finished: false, reason: stop.reason };
     }

@@ -1,6 +1,11 @@
+/**
+ * The stop rule: a row near its end at its budget runs to its end, a row is
+ * stopped early only when clearly beyond its budget on a settled rate, and
+ * the time limit always binds.
+ */
 import assert from "node:assert/strict";
 import { estimateTotal, type TotalEstimate } from "../measure/estimate.ts";
-import { MIN_OBSERVED_SECONDS, stopDecision } from "./budget.ts";
+import { MIN_OBSERVED_SECONDS, NEAR_END, StopRule } from "./budget.ts";
 
 /** The estimate of a run at a constant `rate` after `now` seconds. */
 function at(now: number, rate: number, expected: number): TotalEstimate {
@@ -9,64 +14,108 @@ function at(now: number, rate: number, expected: number): TotalEstimate {
   return estimateTotal({ points, nowSeconds: now, expected })!;
 }
 
+/** The estimate of a run whose rate doubles every 10 s, after `now` s. */
+function speedingUp(now: number, expected: number): TotalEstimate {
+  const points: [number, number][] = [];
+  let delivered = 0;
+  for (let t = 1; t <= now; t++) {
+    delivered += 2 ** Math.floor(t / 10);
+    points.push([t, delivered]);
+  }
+  return estimateTotal({ points, nowSeconds: now, expected })!;
+}
+
 const budget = { budgetSeconds: 120, timeoutSeconds: 600 };
 
 Deno.test("a run that will finish within its budget goes on", () => {
   // 100 s at 100/s.
-  assert.equal(stopDecision(60, at(60, 100, 10_000), budget), null);
+  assert.equal(new StopRule(budget).decide(60, at(60, 100, 10_000)), null);
 });
 
-Deno.test("a run sure to miss its budget is stopped once observed long enough", () => {
-  // 1,000 s at 10/s: even 4× faster, 30 + 9,700 / 40 = 272.5 s > 120 s.
+Deno.test("a run clearly beyond its budget on a settled rate is stopped once observed long enough", () => {
+  // 1,000 s at 10/s: even 4× faster, 30 + 9,700 / 40 = 272.5 s > 180 s.
   const early = at(MIN_OBSERVED_SECONDS - 1, 10, 10_000);
-  assert.ok(early.lowSeconds > 120);
-  assert.equal(stopDecision(MIN_OBSERVED_SECONDS - 1, early, budget), null);
-  const decision = stopDecision(
+  assert.ok(early.settled && early.lowSeconds > NEAR_END * 120);
+  assert.equal(
+    new StopRule(budget).decide(MIN_OBSERVED_SECONDS - 1, early),
+    null,
+  );
+  const decision = new StopRule(budget).decide(
     MIN_OBSERVED_SECONDS,
     at(MIN_OBSERVED_SECONDS, 10, 10_000),
-    budget,
   );
   assert.equal(decision?.stoppedBy, "budget");
-  assert.match(decision!.reason, /cannot finish within the budget of 120 s/);
+  assert.match(
+    decision!.reason,
+    /cannot finish within 1\.5× the budget of 120 s \(even 4× faster it would take 273 s\)/,
+  );
 });
 
-Deno.test("the budget stops a run still delivering", () => {
-  // 200 s at 50/s: the optimistic bound stays under 120 s until late.
+Deno.test("a rate that has not settled never stops a run early", () => {
+  const estimate = speedingUp(40, 1_000_000);
+  assert.equal(estimate.settled, false);
+  assert.match(estimate.basis, /the rate has not settled/);
+  assert.ok(estimate.lowSeconds > NEAR_END * 120);
+  assert.equal(new StopRule(budget).decide(40, estimate), null);
+});
+
+Deno.test("a run near its end at its budget runs to its end, up to the time limit", () => {
+  // 10,000 at 60/s: 167 s, within 1.5 × 120 s.
+  const rule = new StopRule(budget);
+  assert.equal(rule.decide(120, at(120, 60, 10_000)), null);
+  assert.ok(rule.runsToEnd);
+  // From then on only the time limit binds: a row that slowed down goes on
+  // while it can still finish within it.
+  assert.equal(rule.decide(300, at(300, 20, 10_000)), null);
+  assert.equal(
+    rule.decide(600, at(600, 1, 10_000))?.reason,
+    "timed out after 600 s",
+  );
+});
+
+Deno.test("a run beyond 1.5× its budget is stopped at its budget, with its estimate", () => {
+  // 10,000 at 50/s: 200 s.
   const estimate = at(120, 50, 10_000);
-  assert.ok(estimate.lowSeconds <= 140);
-  const decision = stopDecision(120, estimate, budget);
+  assert.ok(estimate.lowSeconds <= NEAR_END * 120);
+  const rule = new StopRule(budget);
+  const decision = rule.decide(120, estimate);
   assert.equal(decision?.stoppedBy, "budget");
   assert.equal(
     decision?.reason,
-    "budget of 120 s reached while still delivering",
+    "budget of 120 s reached while still delivering, with an estimated " +
+      "total of 200 s, beyond 1.5× the budget",
   );
+  assert.equal(rule.runsToEnd, false);
   assert.equal(
-    stopDecision(120, null, budget)?.reason,
+    new StopRule(budget).decide(120, null)?.reason,
     "budget of 120 s reached",
   );
 });
 
 Deno.test("without a budget the time limit binds", () => {
   const untilDone = { budgetSeconds: null, timeoutSeconds: 600 };
-  assert.equal(stopDecision(300, at(300, 50, 10_000), untilDone), null);
-  const hopeless = stopDecision(60, at(60, 1, 10_000), untilDone);
+  assert.equal(new StopRule(untilDone).decide(300, at(300, 50, 10_000)), null);
+  const hopeless = new StopRule(untilDone).decide(60, at(60, 1, 10_000));
   assert.equal(hopeless?.stoppedBy, "time limit");
   assert.match(hopeless!.reason, /within the time limit of 600 s/);
   assert.equal(
-    stopDecision(600, null, untilDone)?.reason,
+    new StopRule(untilDone).decide(600, null)?.reason,
     "timed out after 600 s",
   );
   // A time limit shorter than the budget binds too.
   const short = { budgetSeconds: 120, timeoutSeconds: 60 };
-  assert.equal(stopDecision(60, null, short)?.stoppedBy, "time limit");
+  assert.equal(new StopRule(short).decide(60, null)?.stoppedBy, "time limit");
 });
 
 Deno.test("a run is not judged early while its send loop runs", () => {
   const estimate = at(MIN_OBSERVED_SECONDS, 10, 10_000);
   assert.equal(
-    stopDecision(MIN_OBSERVED_SECONDS, estimate, budget, false),
+    new StopRule(budget).decide(MIN_OBSERVED_SECONDS, estimate, false),
     null,
   );
   // The budget itself still holds.
-  assert.equal(stopDecision(120, estimate, budget, false)?.stoppedBy, "budget");
+  assert.equal(
+    new StopRule(budget).decide(120, estimate, false)?.stoppedBy,
+    "budget",
+  );
 });

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { TotalEstimate } from "../measure/estimate.ts";
+import { FASTER_BOUND, type TotalEstimate } from "../measure/estimate.ts";
 
 /**
  * The least time a run is watched before it is judged by its estimate; a
@@ -42,48 +42,97 @@ function bindingLimit(
 }
 
 /**
- * Whether to stop a run now, and why; `null` to go on.
- *
- * A run is stopped once its limit (the budget, or the time limit when that
- * is shorter or there is no budget) is reached, or earlier, after at least
- * {@link MIN_OBSERVED_SECONDS} (or a quarter of the limit when that is
- * shorter), once even the optimistic bound of its
- * estimate (the rest going 4× faster) lies past the limit.
- * A run is judged by its estimate only once its send loop is over: while
- * the sender still sends, its deliveries compete with its sending, and
- * their rate says little about the rest.
- * @param elapsedSeconds Seconds since the first `sendActivity` call.
- * @param estimate The run's estimate now, if it has one.
- * @param sendDone Whether the send loop is over (default `true`).
+ * A run whose estimated total lies within this many times its budget when
+ * the budget is reached runs to its end (up to the time limit): it is near
+ * its end, and cutting it there would report an estimate where a measured
+ * total was a few seconds away.
  */
-export function stopDecision(
-  elapsedSeconds: number,
-  estimate: TotalEstimate | null,
-  limits: RunLimits,
-  sendDone = true,
-): StopDecision | null {
-  const limit = bindingLimit(limits);
-  const at = Math.round(elapsedSeconds);
-  if (elapsedSeconds >= limit.seconds) {
-    return {
-      stoppedBy: limit.stoppedBy,
-      reason: limit.stoppedBy === "budget"
-        ? `budget of ${limit.seconds} s reached` +
-          (estimate == null ? "" : " while still delivering")
-        : `timed out after ${limit.seconds} s`,
-    };
+export const NEAR_END = 1.5;
+
+/**
+ * The stop rule of one run, asked at each poll ({@link StopRule.decide}):
+ * the time limit always binds; the budget binds unless the run, when it
+ * reached its budget, was near its end ({@link NEAR_END}), from when on it
+ * runs to its end; and a run is stopped before its budget only when it is
+ * clearly beyond it: after at least {@link MIN_OBSERVED_SECONDS} (or a
+ * quarter of the limit when that is shorter), with its send loop over, on a
+ * rate that has settled (`TotalEstimate.settled`), and with even the
+ * optimistic bound of its estimate past {@link NEAR_END} × the budget (past
+ * the time limit where no budget binds).  A rate that has not settled
+ * never stops a run early: the run goes on, up to its budget.
+ */
+export class StopRule {
+  readonly #limits: RunLimits;
+  #runsToEnd = false;
+
+  /** A rule for a run held to `limits`. */
+  constructor(limits: RunLimits) {
+    this.#limits = limits;
   }
-  const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 4);
-  if (
-    sendDone && elapsedSeconds >= observed && estimate != null &&
-    estimate.lowSeconds > limit.seconds
-  ) {
-    return {
-      stoppedBy: limit.stoppedBy,
-      reason: `stopped at ${at} s: cannot finish within the ${limit.name} ` +
-        `of ${limit.seconds} s (even 4× faster it would take ` +
-        `${Math.round(estimate.lowSeconds)} s)`,
-    };
+
+  /** Whether the run reached its budget near its end and runs to it. */
+  get runsToEnd(): boolean {
+    return this.#runsToEnd;
   }
-  return null;
+
+  /**
+   * Whether to stop the run now, and why; `null` to go on.
+   * @param elapsedSeconds Seconds since the first `sendActivity` call.
+   * @param estimate The run's estimate now, if it has one.
+   * @param sendDone Whether the send loop is over (default `true`): while
+   *   the sender still sends, its deliveries compete with its sending, and
+   *   their rate says little about the rest.
+   */
+  decide(
+    elapsedSeconds: number,
+    estimate: TotalEstimate | null,
+    sendDone = true,
+  ): StopDecision | null {
+    const { timeoutSeconds } = this.#limits;
+    const budget = this.#runsToEnd ? null : this.#limits.budgetSeconds;
+    const limit = bindingLimit({ budgetSeconds: budget, timeoutSeconds });
+    const at = Math.round(elapsedSeconds);
+    if (elapsedSeconds >= limit.seconds) {
+      if (limit.stoppedBy === "time limit") {
+        return {
+          stoppedBy: "time limit",
+          reason: `timed out after ${limit.seconds} s`,
+        };
+      }
+      if (
+        estimate != null && estimate.totalSeconds <= NEAR_END * limit.seconds
+      ) {
+        this.#runsToEnd = true;
+        return this.decide(elapsedSeconds, estimate, sendDone);
+      }
+      return {
+        stoppedBy: "budget",
+        reason: `budget of ${limit.seconds} s reached` +
+          (estimate == null
+            ? ""
+            : ` while still delivering, with an estimated total of ` +
+              `${Math.round(estimate.totalSeconds)} s, beyond ${NEAR_END}× ` +
+              `the budget`),
+      };
+    }
+    const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 4);
+    const beyond = limit.stoppedBy === "budget"
+      ? NEAR_END * limit.seconds
+      : limit.seconds;
+    if (
+      sendDone && elapsedSeconds >= observed && estimate != null &&
+      estimate.settled && estimate.lowSeconds > beyond
+    ) {
+      return {
+        stoppedBy: limit.stoppedBy,
+        reason: `stopped at ${at} s: cannot finish within ` +
+          (limit.stoppedBy === "budget"
+            ? `${NEAR_END}× the budget of ${limit.seconds} s`
+            : `the time limit of ${limit.seconds} s`) +
+          ` (even ${FASTER_BOUND}× faster it would take ` +
+          `${Math.round(estimate.lowSeconds)} s)`,
+      };
+    }
+    return null;
+  }
 }

@@ -21,7 +21,8 @@ Deno.test({
     const total = 75;
     const recipients = 4;
     const known = total * recipients * PACED_INTERVAL_MS / 1000;
-    const budgetSeconds = 15;
+    // Clearly beyond: its optimistic bound passes 1.5 × 8 s at about 6 s.
+    const budgetSeconds = 8;
     const drivers = await loadDrivers([paced]);
     const { results: [r], params } = await runSuite({
       params: {
@@ -39,7 +40,7 @@ Deno.test({
     });
     assert.equal(params.budgetSeconds, budgetSeconds);
     assert.equal(r.status, "incomplete", r.reason ?? "");
-    assert.match(r.reason!, /cannot finish within the budget of 15 s/);
+    assert.match(r.reason!, /cannot finish within 1\.5× the budget of 8 s/);
     // Stopped before the budget ran out, by its estimate.
     assert.ok(r.elapsedSeconds! < budgetSeconds, `${r.elapsedSeconds} s`);
     assert.ok(r.delivered > 0 && r.delivered < r.expected);
@@ -53,7 +54,8 @@ Deno.test({
       error <= 0.25,
       `estimate ${estimate.totalSeconds} s against the known ${known} s`,
     );
-    assert.ok(estimate.lowSeconds > budgetSeconds);
+    assert.ok(estimate.settled);
+    assert.ok(estimate.lowSeconds > 1.5 * budgetSeconds);
     assert.deepEqual(await survivors(r.processes.map((p) => p.pid)), []);
   },
 });

@@ -17,7 +17,7 @@ import {
   type TotalEstimate,
 } from "../measure/estimate.ts";
 import type { CrashRecord } from "../results/types.ts";
-import { type RunLimits, type StopDecision, stopDecision } from "./budget.ts";
+import { type RunLimits, type StopDecision, StopRule } from "./budget.ts";
 
 /** After the last expected delivery, how long to keep counting duplicates. */
 const SETTLE_MS = 1_000;
@@ -119,11 +119,14 @@ export class ProgressWatch {
   /** `[seconds since start, delivered]` at each poll where the count rose. */
   readonly #points: DeliveryPoint[] = [];
   #stop: Stop | undefined;
+  /** The stop rule, when the run is held to limits. */
+  readonly #rule: StopRule | null;
 
   /** A watch that starts counting at `options.startMs`. */
   constructor(options: WatchOptions) {
     this.#options = options;
     this.#lastActivity = options.startMs;
+    this.#rule = options.limits == null ? null : new StopRule(options.limits);
   }
 
   /**
@@ -188,11 +191,10 @@ export class ProgressWatch {
     if (nowMs - this.#lastActivity >= options.stallSeconds * 1000) {
       return "stalled";
     }
-    if (options.limits != null) {
-      const decision = stopDecision(
+    if (this.#rule != null) {
+      const decision = this.#rule.decide(
         elapsedSeconds,
         estimate,
-        options.limits,
         observation.sendDone,
       );
       if (decision == null) return "waiting";

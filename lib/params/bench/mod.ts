@@ -103,6 +103,17 @@ export const BENCH: CommandTable<typeof PARAMS> = {
           : null,
     },
     {
+      warning: true,
+      check: (v) =>
+        v.orderingKey.includes("object") && v.workload !== "cud"
+          ? "--ordering-key object without --workload cud: every activity " +
+            "is its own note, so each key is used once; the rows measure " +
+            "what passing a key costs, but no order is checked and the " +
+            "results record no `ordering`; add --workload cud to count " +
+            "order violations"
+          : null,
+    },
+    {
       check: (v) =>
         v.inboxDeadRate + v.inboxGoneRate >= 1
           ? "--inbox-dead-rate and --inbox-gone-rate leave no healthy " +
@@ -125,11 +136,12 @@ otherwise the bench starts throwaway servers if they are installed.
 Precedence: a flag, then its environment variable, then the --scenario
 preset, then the default.
 
-Exit codes: 0 every configuration that ran is ok (a rate run that fell behind,
-a max-rate search, or a row stopped by its budget with an estimate counts as
-measured); 1 some are failed or incomplete (stalled, out of time, or stopped
-by the budget before any rate could be measured), or
-the final write to OUT failed (the results are then in a
-fallback file it names, or on stdout); 2 bad input, or an --out that cannot be
-written (checked before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,
+Exit codes: 0 every configuration was measured as designed, whatever the
+queue did (a row that stalled, lost or duplicated messages, fell behind, ran
+out of time or was stopped by its budget is a result, reported as such); 1
+the bench itself failed on a configuration (a server that would not start, a
+child process of ours that crashed, a queue that could not be loaded), or the
+final write to OUT failed (the results are then in a fallback file it names,
+or on stdout); 2 bad input, or an --out that cannot be written (checked
+before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,
 };

@@ -1,0 +1,126 @@
+/**
+ * Stopping a queue package's listener only once the handlers it is running
+ * have settled, for packages that release their connection the moment
+ * their listener's signal aborts: `@fedify/amqp` 2.x closes its channel,
+ * and `@fedify/denokv` closes its `Deno.Kv`.  A handler still running then
+ * (a worker's fanout enqueueing a hundred outbox messages, an
+ * acknowledgement) fails on the closed connection: Fedify logs "Failed to
+ * enqueue activity … to send later: TypeError: Database is closed", or the
+ * acknowledgement rejects with nobody holding it.  A row the bench stopped
+ * would leave those errors in Fedify's log though the queue did nothing
+ * wrong; a user's app stopping its worker would see the same.
+ *
+ * {@link listenSettling} gives the package a signal of its own that aborts
+ * once every handler call already running has settled.  A message the
+ * package hands over between the two aborts is not handled: where the
+ * queue retries natively (`nativeRetrial`), the handler throws and the
+ * queue delivers it again later (to another consumer, or after a restart);
+ * otherwise, where a throw would lose it, it is handled as usual.
+ *
+ * @module
+ */
+import type {
+  MessageQueue,
+  MessageQueueDepth,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from "@fedify/fedify";
+
+/** A queue's handler. */
+// deno-lint-ignore no-explicit-any
+type Handler = (message: any) => Promise<void> | void;
+
+/**
+ * Listens with `listen` (a package's own), passing the abort of
+ * `options.signal` on only once the handler calls already running have
+ * settled.
+ * @param listen The package queue's `listen`, bound.
+ * @param handler Fedify's handler.
+ * @param options The listener's options, with the signal that stops it.
+ * @param nativeRetrial Whether the queue retries a message whose handler
+ *   threw: then a message handed over while stopping is thrown back.
+ */
+export function listenSettling(
+  listen: (
+    handler: Handler,
+    options?: MessageQueueListenOptions,
+  ) => Promise<void>,
+  handler: Handler,
+  options: MessageQueueListenOptions | undefined,
+  nativeRetrial: boolean,
+): Promise<void> {
+  const outer = options?.signal;
+  if (outer == null) return listen(handler, options);
+  const inner = new AbortController();
+  const running = new Set<Promise<void>>();
+  const abortWhenSettled = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+    inner.abort(outer.reason);
+  };
+  if (outer.aborted) inner.abort(outer.reason);
+  else outer.addEventListener("abort", abortWhenSettled, { once: true });
+  return listen((message) => {
+    if (outer.aborted && nativeRetrial) {
+      throw new Error("the listener is stopping; the message is requeued");
+    }
+    const result = handler(message);
+    if (result instanceof Promise) {
+      running.add(result);
+      const done = () => running.delete(result);
+      result.then(done, done);
+    }
+    return result;
+  }, { ...options, signal: inner.signal });
+}
+
+/**
+ * A package's queue whose listener stops as {@link listenSettling} says;
+ * everything else (`enqueue`, `enqueueMany`, `getDepth`, `nativeRetrial`)
+ * is the package's own, present exactly when the package has it.
+ */
+export class SettlingQueue implements MessageQueue {
+  readonly #inner: MessageQueue;
+  /** The package queue's. */
+  readonly nativeRetrial?: boolean;
+  /** The package queue's, when it has one. */
+  readonly enqueueMany?: (
+    // deno-lint-ignore no-explicit-any
+    messages: readonly any[],
+    options?: MessageQueueEnqueueOptions,
+  ) => Promise<void>;
+  /** The package queue's, when it has one. */
+  readonly getDepth?: () => Promise<MessageQueueDepth>;
+
+  /** Wraps a package's queue. */
+  constructor(inner: MessageQueue) {
+    this.#inner = inner;
+    this.nativeRetrial = inner.nativeRetrial;
+    if (inner.enqueueMany != null) {
+      this.enqueueMany = (messages, options) =>
+        inner.enqueueMany!(messages, options);
+    }
+    if (inner.getDepth != null) this.getDepth = () => inner.getDepth!();
+  }
+
+  /** Enqueues on the package's queue. */
+  enqueue(
+    // deno-lint-ignore no-explicit-any
+    message: any,
+    options?: MessageQueueEnqueueOptions,
+  ): Promise<void> {
+    return this.#inner.enqueue(message, options);
+  }
+
+  /** Listens on the package's queue; see {@link listenSettling}. */
+  listen(
+    handler: Handler,
+    options?: MessageQueueListenOptions,
+  ): Promise<void> {
+    return listenSettling(
+      (h, o) => this.#inner.listen(h, o),
+      handler,
+      options,
+      this.nativeRetrial === true,
+    );
+  }
+}
