@@ -1,7 +1,8 @@
 /**
  * Synthetic results for the charts' tests: configuration results with chosen
- * figures, timelines from per-second counts, and a document with one
- * configuration of each kind (fast, stalled, cut off, failed).
+ * figures, timelines from per-second counts, a document with one
+ * configuration of each kind (fast, stalled, cut off, failed), and one of
+ * configurations stopped before their end with estimated totals.
  *
  * @module
  */
@@ -121,6 +122,100 @@ export function syntheticDocument(): ResultsDocument {
         timeline: timeline([30, 30, 30]),
       }),
       result("amqp", 1, "failed"),
+    ],
+  };
+}
+
+/**
+ * A row its budget stopped at 30 s: its measured send time, `delivered` of
+ * 50,000, and its estimated total with the estimate's bounds.
+ */
+function stopped(
+  driver: string,
+  parallelism: number,
+  delivered: number,
+  sendSeconds: number,
+  [totalSeconds, lowSeconds, highSeconds]: readonly [number, number, number],
+): ConfigurationResult {
+  const remaining = 50_000 - delivered;
+  const rate = remaining / (totalSeconds - 30);
+  return result(driver, parallelism, "incomplete", {
+    reason: "stopped at 30 s: cannot finish within the budget of 120 s " +
+      `(even 4× faster it would take ${Math.round(lowSeconds)} s)`,
+    expected: 50_000,
+    delivered,
+    missing: remaining,
+    sendSeconds,
+    deliveriesPerSecond: delivered / 30,
+    estimate: {
+      totalSeconds,
+      lowSeconds,
+      highSeconds,
+      deliveriesPerSecond: rate,
+      stoppedBy: "budget",
+      basis:
+        `${delivered} of 50,000 delivered in 30 s; ${
+          rate.toFixed(1)
+        }/s over the last 15 s (the recent half of the run); the remaining ` +
+        `${remaining} at that rate, bounds 4× faster to 2× slower`,
+    },
+  });
+}
+
+/**
+ * A document of 500 activities × 100 recipients as a default run with a
+ * budget leaves it: `in-process` and `sqlite ×4` finished in about a
+ * minute or two; `redis` and `postgres ×4` were stopped by the budget with
+ * estimated totals of minutes to an hour (bounds up to 4,464 s); `deno-kv`
+ * stalled with no rate to estimate from; `amqp` failed; `mysql` was
+ * skipped.
+ */
+export function stoppedDocument(): ResultsDocument {
+  const finished = (
+    driver: string,
+    parallelism: number,
+    [sendSeconds, receiveSeconds, totalSeconds]: readonly [
+      number,
+      number,
+      number,
+    ],
+  ) =>
+    result(driver, parallelism, "ok", {
+      expected: 50_000,
+      delivered: 50_000,
+      missing: 0,
+      sendSeconds,
+      receiveSeconds,
+      totalSeconds,
+      deliveriesPerSecond: 50_000 / totalSeconds,
+    });
+  return {
+    schemaVersion: 1,
+    startedAt: "2026-12-01T00:00:00.000Z",
+    finishedAt: "2026-12-01T00:24:00.000Z",
+    params: { ...PARAMS, total: 500, recipients: 100 },
+    results: [
+      finished("in-process", 1, [4.0, 78.2, 78.4]),
+      finished("sqlite", 4, [3.1, 98.0, 112.9]),
+      stopped("redis", 1, 760, 4.3, [2247.1, 584.3, 4464.1]),
+      stopped("postgres", 4, 3538, 5.2, [493.7, 146, 957.3]),
+      result("deno-kv", 1, "incomplete", {
+        reason: "stalled: no new delivery for 30 s",
+        expected: 50_000,
+        delivered: 12,
+        missing: 49_988,
+        sendSeconds: 2.5,
+      }),
+      result("amqp", 1, "failed", {
+        reason: "failed to connect to the queue server: connection refused",
+        expected: 50_000,
+        missing: 50_000,
+      }),
+      result("mysql", 1, "skipped", {
+        reason: "no MariaDB server installed and no URL given",
+        expected: 50_000,
+        missing: 50_000,
+      }),
     ],
   };
 }

@@ -65,6 +65,27 @@ export function seriesDash(i: number): readonly number[] {
 export const PHASE_COLORS = { Send: "#b0b0b0", Receive: "#4a5a78" } as const;
 
 /**
+ * The name of a stopped row's estimated total in the send and receive
+ * chart, drawn beside the measured phases but never like them.
+ */
+export const ESTIMATE_PHASE = "Total (estimate)";
+
+/**
+ * The outline, whiskers and label of an estimate: the colour `report.html`
+ * gives rows that did not finish.
+ */
+export const ESTIMATE_INK = "#8a4b00";
+
+/**
+ * The opacity of an estimate's fill (in {@link ESTIMATE_INK}): faint, so
+ * that the bar reads as hollow.
+ */
+export const ESTIMATE_FILL_OPACITY = 0.1;
+
+/** The dash of an estimate's outline, so that it differs in grey too. */
+export const ESTIMATE_DASH: readonly number[] = [4, 3];
+
+/**
  * The percentiles of the latency chart: field of {@link Percentiles}, name
  * shown, colour.
  */

@@ -3,10 +3,12 @@
  * driven by puppeteer-core): the page loads with no console error and no
  * network request; every chart draws the series its data has; a click on a
  * legend entry hides that series and a second shows it again; hovering a
- * mark shows its values; the table's figures are the JSON's, it sorts and
- * it filters; and no text of a chart, interactive or static SVG, overlaps
- * another, sticks out of the chart or is cut short.  Skipped, saying why, where no
- * Chromium is installed.
+ * mark shows its values; the headline chart has a mark for every
+ * configuration that is not skipped, an estimate's labelled as one; the
+ * table's figures are the JSON's, no row of it is taller than two lines, it
+ * sorts and it filters; and no text of a chart, interactive or static SVG,
+ * overlaps another, sticks out of the chart or is cut short.  Skipped,
+ * saying why, where no Chromium is installed.
  *
  * @module
  */
@@ -14,23 +16,35 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "puppeteer-core";
 import { renderDequeueCostHtml, renderResultsHtml } from "./mod.ts";
+import { chartContext } from "../charts/context.ts";
 import { renderCharts } from "../charts/mod.ts";
+import { sendReceiveChart } from "../charts/send_receive.ts";
 import { renderDequeueCostChart } from "../dequeue_cost.ts";
 import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
 import { readResultsDocument } from "../../results/read.ts";
 import type { ResultsDocument } from "../../results/types.ts";
 import { findChromium, launchChromium } from "../../testing/browser.ts";
 import { steadyDocument } from "../../testing/mod.ts";
-import { featureDocument } from "../../testing/chart_fixtures.ts";
+import {
+  featureDocument,
+  stoppedDocument,
+} from "../../testing/chart_fixtures.ts";
 
 // The page's globals, as the functions that run in the browser see them
 // (no DOM types here: they would clash with Deno's in the test run).
 // deno-lint-ignore no-explicit-any
 type El = any;
 declare const document: El;
-declare function getComputedStyle(
-  element: El,
-): { opacity: string; display: string };
+declare function getComputedStyle(element: El): {
+  opacity: string;
+  display: string;
+  lineHeight: string;
+  fontSize: string;
+  paddingTop: string;
+  paddingBottom: string;
+  borderTopWidth: string;
+  borderBottomWidth: string;
+};
 
 const chromium = findChromium();
 if (chromium == null) {
@@ -53,6 +67,7 @@ async function documents(): Promise<
     ],
     ["steady", steadyDocument()],
     ["features", featureDocument()],
+    ["stopped", stoppedDocument()],
     ["dequeue-cost", "dequeue-cost"],
   ];
 }
@@ -156,6 +171,79 @@ function drawnSeries(name: string, field: string): string[] {
   return [...seen].sort();
 }
 
+/**
+ * The marks a chart draws for each configuration, outside its legend: the
+ * type of each visible one (`rect` only for one wider than a whisker's tick,
+ * `thin` for a narrower one), and a text's words (`text:failed`).
+ */
+function marksByConfiguration(name: string): Record<string, string[]> {
+  const report = (globalThis as unknown as {
+    report: { views: Record<string, { scenegraph(): { root: unknown } }> };
+  }).report;
+  const marks: Record<string, string[]> = {};
+  const walk = (node: unknown, type: string | null, inLegend: boolean) => {
+    if (typeof node !== "object" || node == null) return;
+    const n = node as {
+      role?: string;
+      marktype?: string;
+      items?: unknown[];
+      datum?: Record<string, unknown>;
+      text?: unknown;
+      bounds?: { x1: number; x2: number };
+    };
+    const legend = inLegend || n.role === "legend";
+    const configuration = n.datum?.configuration;
+    // An item (not a mark) of a mark, drawn for a configuration.
+    if (
+      !legend && n.marktype == null && type != null && configuration != null
+    ) {
+      const words = String(n.text ?? "").trim();
+      const width = (n.bounds?.x2 ?? 0) - (n.bounds?.x1 ?? 0);
+      if (type === "text" ? words !== "" : width > 0) {
+        (marks[String(configuration)] ??= []).push(
+          type === "text"
+            ? `text:${words}`
+            : type === "rect" && width <= 2
+            ? "thin"
+            : type,
+        );
+      }
+    }
+    for (const item of n.items ?? []) walk(item, n.marktype ?? type, legend);
+  };
+  walk(report.views[name].scenegraph().root, null, false);
+  return marks;
+}
+
+/**
+ * Rows of the headline table taller than two lines of text: the row's
+ * height less its cells' padding and border, against the largest computed
+ * line height among its cells.
+ */
+function tallRows(rows: El[]): string[] {
+  return rows.flatMap((tr) => {
+    const height = tr.getBoundingClientRect().height;
+    const lines = Math.min(
+      ...[...tr.cells].map((td: El) => {
+        const style = getComputedStyle(td);
+        const lineHeight = parseFloat(style.lineHeight) ||
+          1.2 * parseFloat(style.fontSize);
+        const content = height - parseFloat(style.paddingTop) -
+          parseFloat(style.paddingBottom) - parseFloat(style.borderTopWidth) -
+          parseFloat(style.borderBottomWidth);
+        return content / lineHeight;
+      }),
+    );
+    return lines > 2
+      ? [
+        `row ${tr.dataset.index}: ${Math.round(height)} px, ${
+          lines.toFixed(1)
+        } lines`,
+      ]
+      : [];
+  });
+}
+
 Deno.test({
   name: "report.html in headless Chromium",
   ignore: chromium == null,
@@ -235,6 +323,51 @@ Deno.test({
             assert.deepEqual(watch.requests, [], "network requests");
           },
         );
+
+        await t.step(
+          `${kind}: no table row is taller than two lines`,
+          async () => {
+            const tall = await page.$$eval("#headline tbody tr", tallRows);
+            assert.deepEqual(tall, []);
+          },
+        );
+
+        const headline = doc === "dequeue-cost"
+          ? null
+          : sendReceiveChart(chartContext(doc));
+        if (doc !== "dequeue-cost" && headline != null) {
+          await t.step(
+            `${kind}: every configuration has a mark in the headline chart`,
+            async () => {
+              const entries = chartContext(doc).entries
+                .filter(({ result }) => result.status !== "skipped");
+              const marks = await page.evaluate(
+                marksByConfiguration,
+                headline.name,
+              );
+              assert.deepEqual(
+                Object.keys(marks).sort(),
+                entries.map((e) => e.label).sort(),
+              );
+              for (const { result, label } of entries) {
+                const shown = marks[label];
+                if (result.sendSeconds != null) {
+                  assert.ok(shown.includes("rect"), `${label}: a bar`);
+                }
+                if (result.estimate == null) continue;
+                assert.ok(
+                  shown.filter((m) => m === "rect").length >=
+                    (result.sendSeconds == null ? 1 : 2),
+                  `${label}: a bar for its estimate, in ${shown}`,
+                );
+                assert.ok(
+                  shown.some((m) => /^text:~.* \(estimate\)$/.test(m)),
+                  `${label}: labelled an estimate, in ${shown}`,
+                );
+              }
+            },
+          );
+        }
 
         const charts = await page.$$eval(
           "figure[id^=chart-]",
@@ -410,19 +543,24 @@ Deno.test({
               (data as Record<string, Record<string, unknown>[]>)[list];
             assert.equal(rows.length, items.length);
             for (const row of rows) {
+              const skipped = items[row.index].status === "skipped";
               for (const cell of row.cells) {
                 let expected: unknown = items[row.index];
                 for (const part of cell.key.split(".")) {
                   expected = (expected as Record<string, unknown> | null)
                     ?.[part];
                 }
-                if (expected == null) {
+                // A skipped row shows no figure, whatever its zero counts.
+                if (expected == null || (skipped && cell.value === "")) {
                   assert.equal(cell.value, "", cell.key);
                   assert.equal(cell.text, "—", cell.key);
                   continue;
                 }
                 assert.equal(Number(cell.value), expected, cell.key);
-                const shown = /^-?[\d,]+(\.(\d+))?/.exec(cell.text);
+                // An estimate reads `~2,247 s`.
+                const shown = /^-?[\d,]+(\.(\d+))?/.exec(
+                  cell.text.replace(/^~/, ""),
+                );
                 assert.ok(shown != null, `${cell.key}: ${cell.text}`);
                 const digits = shown[2]?.length ?? 0;
                 const scale =

@@ -65,7 +65,8 @@ th[aria-sort=descending] button::after { content: " ▼"; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tr.incomplete td { background: #fff6e5; }
 tr.incomplete td.status { font-weight: 600; color: #8a4b00; }
-td.note { white-space: normal; min-width: 22rem; max-width: 40rem; font-size: 0.9em; color: #555; }
+td.note { max-width: 28rem; overflow: hidden; text-overflow: ellipsis; font-size: 0.9em; color: #555; }
+td[title] { cursor: help; }
 .filters { display: flex; gap: 1rem; align-items: center; margin: 0.5rem 0; flex-wrap: wrap; }
 .scroll { overflow-x: auto; }
 figure { margin: 1.5rem 0; }
@@ -190,8 +191,10 @@ ${content.intro}
 <h2>Results</h2>
 ${filtersHtml(content.table)}
 ${tableHtml(content.table)}
-<p class="hint">Click a column's name to sort by it. Rows that did not finish are shaded, with the reason in their note.</p>
-${content.notes}
+<p class="hint">Click a column's name to sort by it. Rows that did not finish are shaded; hover a cell marked ⓘ for why, and for an estimate's bounds and basis${
+    content.notes === "" ? "" : ", which the notes below also give"
+  }.</p>
+${content.notes === "" ? "" : `<div id="notes">\n${content.notes}\n</div>`}
 </section>
 ${
     content.charts.length === 0

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { dequeueCostTable, resultsTable } from "./table.ts";
-import { result, syntheticDocument } from "../../testing/chart_fixtures.ts";
+import { dequeueCostTable, MORE, resultsTable } from "./table.ts";
+import {
+  result,
+  stoppedDocument,
+  syntheticDocument,
+} from "../../testing/chart_fixtures.ts";
 import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
 
 Deno.test("the headline table: a row per result, figures beside their JSON numbers", () => {
@@ -24,10 +28,34 @@ Deno.test("the headline table: a row per result, figures beside their JSON numbe
   });
   const postgres = table.rows[2];
   assert.ok(postgres.incomplete);
-  assert.equal(
-    postgres.cells[names.indexOf("Note")].text,
-    "incomplete: incomplete on purpose",
-  );
+  assert.deepEqual(postgres.cells[names.indexOf("Status")], {
+    text: `incomplete ${MORE}`,
+    title: "incomplete: incomplete on purpose",
+  });
+  assert.deepEqual(cell("Status"), { text: "ok" });
+});
+
+Deno.test("the headline table keeps every cell short: reasons and bases are tooltips", () => {
+  const document = stoppedDocument();
+  const table = resultsTable(document);
+  const names = table.columns.map((c) => c.name);
+  assert.ok(!names.includes("Note"), "no column of long notes");
+  const long = document.results.flatMap((r) => [
+    ...(r.reason == null ? [] : [r.reason]),
+    ...(r.estimate == null ? [] : [r.estimate.basis]),
+  ]);
+  assert.ok(long.length > 0);
+  for (const row of table.rows) {
+    const r = document.results[row.index];
+    for (const cell of row.cells) {
+      assert.ok(cell.text.length <= 30, `${r.id}: "${cell.text}" is long`);
+      for (const text of long) assert.ok(!cell.text.includes(text));
+    }
+    const status = row.cells[names.indexOf("Status")];
+    if (r.status === "ok") continue;
+    assert.equal(status.text, `${r.status} ${MORE}`);
+    assert.equal(status.title, `${r.status}: ${r.reason}`);
+  }
 });
 
 Deno.test("an incomplete row shows its estimate, labelled one, and links its log", () => {
@@ -52,11 +80,26 @@ Deno.test("an incomplete row shows its estimate, labelled one, and links its log
   });
   const names = table.columns.map((c) => c.name);
   const cells = table.rows[0].cells;
+  assert.ok(table.columns[names.indexOf("Total (estimate)")].numeric);
+  assert.deepEqual(cells[names.indexOf("Total (estimate)")], {
+    text: `~5,400 s ${MORE}`,
+    value: 5400,
+    key: "estimate.totalSeconds",
+    title: "an estimate, not a measurement: about 90.0 min from the first " +
+      "sendActivity call to the last delivery, between 66.7 min and 2.5 h " +
+      "(stopped by the time limit); from the last minute's rate",
+  });
   assert.equal(
-    cells[names.indexOf("Note")].text,
-    "incomplete: timed out after 600 s; estimate, not a measurement: about " +
-      "90.0 min in all (66.7 min–2.5 h), from the last minute's rate",
+    cells[names.indexOf("Status")].title,
+    "incomplete: timed out after 600 s",
   );
+  assert.equal(cells[names.indexOf("Total")].text, "—", "never a measurement");
+  const plain = resultsTable(syntheticDocument()).rows[0].cells;
+  assert.deepEqual(plain[names.indexOf("Total (estimate)")], {
+    text: "—",
+    value: null,
+    key: "estimate.totalSeconds",
+  });
   const log = cells[names.indexOf("Log")];
   assert.equal(log.href, "logs/redis-x4.log");
   assert.match(log.title!, /1 warnings, 2 errors/);

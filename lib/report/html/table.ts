@@ -3,7 +3,10 @@
  * (or, for a dequeue-cost folder, per driver and backlog), each figure with
  * the exact number of the results file beside the text the Markdown report
  * prints for it, so that the page can sort on the number and a test can
- * check the one against the other.
+ * check the one against the other.  Every cell is short, so that every row
+ * stays one line high: a reason or an estimate's basis is the cell's
+ * tooltip (its status, marked ⓘ, or its estimate), and the page's notes
+ * under the table say it again.
  *
  * @module
  */
@@ -86,22 +89,52 @@ function figure(
   return { text: figureCell(value, unit), value: value ?? null, key };
 }
 
-/** The note of a row: why it did not finish, and its estimate if any. */
-function note(r: ConfigurationResult): string {
-  const parts: string[] = [];
-  if (r.status !== "ok") parts.push(`${r.status}: ${r.reason ?? "no reason"}`);
-  const estimate = r.estimate;
-  if (estimate != null) {
-    const range = ` (${duration(estimate.lowSeconds)}–${
-      duration(estimate.highSeconds)
-    })`;
-    parts.push(
-      `estimate, not a measurement: about ${
-        duration(estimate.totalSeconds)
-      } in all${range}, ${estimate.basis}`,
-    );
-  }
-  return parts.join("; ");
+/** The mark of a cell whose tooltip says more. */
+export const MORE = "ⓘ";
+
+/**
+ * The status of a row: `ok`, or `incomplete ⓘ` (failed, skipped) with why
+ * as its tooltip.
+ */
+export function statusCell(
+  status: string,
+  reason: string | null | undefined,
+): Cell {
+  if (status === "ok") return { text: status };
+  return {
+    text: `${status} ${MORE}`,
+    title: `${status}: ${reason ?? "no reason"}`,
+  };
+}
+
+/** Seconds to three significant digits at most: `~58.3 s`, `~2,247 s`. */
+const roughSeconds = (value: number): Unit => ({
+  scale: 1,
+  suffix: " s",
+  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
+  grouping: true,
+});
+
+/**
+ * A stopped row's estimated total, `~2,247 s ⓘ`, with its bounds and basis
+ * as its tooltip; a dash for a row without one.
+ */
+function estimateCell(r: ConfigurationResult): Cell {
+  const key = "estimate.totalSeconds";
+  const e = r.estimate;
+  if (e == null) return figure(null, roughSeconds, key);
+  return {
+    text: `~${figureCell(e.totalSeconds, roughSeconds)} ${MORE}`,
+    value: e.totalSeconds,
+    key,
+    title: `an estimate, not a measurement: about ${
+      duration(e.totalSeconds)
+    } from the first sendActivity call to the last delivery, between ${
+      duration(e.lowSeconds)
+    } and ${
+      duration(e.highSeconds)
+    } (stopped by the ${e.stoppedBy}); ${e.basis}`,
+  };
 }
 
 /** The link to a configuration's log, in the folder's `logs/`. */
@@ -122,6 +155,7 @@ const NUMERIC = new Set([
   "Send",
   "Receive",
   "Total",
+  "Total (estimate)",
   "Delivered",
   "Dup.",
   "Lost",
@@ -173,18 +207,23 @@ export function resultsTable(document: ResultsDocument): Table {
       { text: rowKind(r) },
       { text: r.driver },
       { text: String(r.parallelism), value: r.parallelism, key: "parallelism" },
-      { text: r.status, title: r.reason ?? undefined },
+      statusCell(r.status, r.reason),
       figure(r.sendSeconds, seconds, "sendSeconds"),
       figure(r.receiveSeconds, seconds, "receiveSeconds"),
       figure(r.totalSeconds, seconds, "totalSeconds"),
-      { text: deliveredCell(r), value: r.delivered, key: "delivered" },
+      estimateCell(r),
+      {
+        text: deliveredCell(r),
+        // A skipped row shows no count: it never ran.
+        value: r.status === "skipped" ? null : r.delivered,
+        key: "delivered",
+      },
       figure(r.duplicates, count, "duplicates"),
       ...(lost ? [figure(r.lost, count, "lost")] : []),
       figure(r.deliveriesPerSecond, perSecond, "deliveriesPerSecond"),
       figure(r.latencyMs?.p99, latency, "latencyMs.p99"),
       figure(r.cpuMsPerDelivery, cpuMs, "cpuMsPerDelivery"),
       figure(r.serverCpuMsPerDelivery, cpuMs, "serverCpuMsPerDelivery"),
-      { text: note(r) },
       logCell(r),
     ],
   }));
@@ -198,6 +237,7 @@ export function resultsTable(document: ResultsDocument): Table {
       "Send",
       "Receive",
       "Total",
+      "Total (estimate)",
       "Delivered",
       "Dup.",
       ...(lost ? ["Lost"] : []),
@@ -205,7 +245,6 @@ export function resultsTable(document: ResultsDocument): Table {
       "p99 latency",
       "CPU/delivery app",
       "+ server",
-      "Note",
       "Log",
     ]),
     rows,
@@ -226,14 +265,15 @@ export function dequeueCostTable(document: DequeueCostDocument): Table {
     cells: [
       { text: p.driver },
       figure(p.backlog, count, "backlog"),
-      { text: p.status, title: p.reason },
+      statusCell(p.status, p.reason),
       figure(p.fillSeconds, tenths, "fillSeconds"),
       figure(p.dequeued, count, "dequeued"),
       figure(p.msPerDequeue, msFigure, "msPerDequeue"),
       figure(p.gapMs?.p50, msFigure, "gapMs.p50"),
       figure(p.gapMs?.p90, msFigure, "gapMs.p90"),
       figure(p.gapMs?.max, msFigure, "gapMs.max"),
-      { text: p.reason ?? "" },
+      // Shortened on the page to one line; whole in its tooltip.
+      { text: p.reason ?? "", title: p.reason ?? undefined },
     ],
   }));
   return {
