@@ -11,7 +11,12 @@
  * wrong; a user's app stopping its worker would see the same.
  *
  * {@link listenSettling} gives the package a signal of its own that aborts
- * once every handler call already running has settled.  A message the
+ * once every handler call already running has settled.  Under Fedify's
+ * `ParallelMessageQueue` the package's handler calls return as soon as a
+ * slot has taken the message (Finding 2), before the work is done, so the
+ * bench's processes also wrap the parallel wrapper itself
+ * (`lib/child/queue.ts`): the abort reaches the wrapper, and through it the
+ * package, only once the slots' work has settled.  A message the
  * package hands over between the two aborts is not handled: where the
  * queue retries natively (`nativeRetrial`), the handler throws and the
  * queue delivers it again later (to another consumer, or after a restart);
@@ -91,9 +96,19 @@ export class SettlingQueue implements MessageQueue {
   /** The package queue's, when it has one. */
   readonly getDepth?: () => Promise<MessageQueueDepth>;
 
-  /** Wraps a package's queue. */
-  constructor(inner: MessageQueue) {
+  readonly #requeue: boolean;
+
+  /**
+   * Wraps a queue.
+   * @param inner A package's queue, or a parallel wrapper around one.
+   * @param requeue Whether a message handed over while stopping is thrown
+   *   back: by default when the queue retries natively.  `false` above a
+   *   parallel wrapper, where a throw would reject a slot's promise that
+   *   nobody holds; the message is then handled as usual.
+   */
+  constructor(inner: MessageQueue, requeue = inner.nativeRetrial === true) {
     this.#inner = inner;
+    this.#requeue = requeue;
     this.nativeRetrial = inner.nativeRetrial;
     if (inner.enqueueMany != null) {
       this.enqueueMany = (messages, options) =>
@@ -120,7 +135,7 @@ export class SettlingQueue implements MessageQueue {
       (h, o) => this.#inner.listen(h, o),
       handler,
       options,
-      this.nativeRetrial === true,
+      this.#requeue,
     );
   }
 }

@@ -4,7 +4,7 @@
  * they open, and a wrong declaration fails with the fix in its message.
  */
 import assert from "node:assert/strict";
-import { checkDepthDeclared } from "./queue.ts";
+import { checkDepthDeclared, openQueue } from "./queue.ts";
 import { denoKvSingleDriver } from "../../drivers/deno_kv.ts";
 import { inProcessDriver } from "../../drivers/in_process.ts";
 import { sqliteDriver } from "../../drivers/sqlite.ts";
@@ -39,6 +39,67 @@ Deno.test({
       } finally {
         await Deno.remove(tempDir, { recursive: true });
       }
+    }
+  },
+});
+
+Deno.test({
+  name: "under ParallelMessageQueue a running handler's enqueue outlives the " +
+    "listener's abort (Deno KV closes its database on abort)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const tempDir = await Deno.makeTempDir({ prefix: "fqb-settle-test-" });
+    try {
+      const prepared = await denoKvSingleDriver.prepare!({
+        runId: "rsettle",
+        tempDir,
+      });
+      const child = await openQueue({
+        driver: denoKvSingleDriver.name,
+        driverModules: [],
+        config: prepared.config,
+        parallelism: 4,
+      });
+      const queue = child.queue!;
+      const controller = new AbortController();
+      const entered = Promise.withResolvers<void>();
+      const aborted = new Promise((resolve) =>
+        controller.signal.addEventListener("abort", resolve)
+      );
+      let failure: unknown = null;
+      let enqueued = false;
+      const listening = queue.listen(async (message) => {
+        if (!(message as { hold?: boolean })?.hold) return;
+        entered.resolve();
+        // As a fanout does: it goes on enqueueing after the stop began.
+        await aborted;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        try {
+          await queue.enqueue({ after: true });
+          enqueued = true;
+        } catch (error) {
+          failure = error;
+        }
+      }, { signal: controller.signal });
+      await queue.enqueue({ hold: true });
+      const timer = setTimeout(
+        () => entered.reject(new Error("the handler never started")),
+        10_000,
+      );
+      try {
+        await entered.promise;
+      } finally {
+        clearTimeout(timer);
+      }
+      controller.abort();
+      await listening;
+      await child.close();
+      await prepared.cleanup();
+      assert.equal(failure, null, String(failure));
+      assert.ok(enqueued);
+    } finally {
+      await Deno.remove(tempDir, { recursive: true });
     }
   },
 });

@@ -233,6 +233,21 @@ export class RunProcesses {
   }
 
   /**
+   * How many `stages` messages with a timing in them the app's processes
+   * have sent so far: while it grows, the queue is doing work (a worker
+   * fanning out, a handler running), even before a delivery arrives.
+   */
+  stageBatches(): number {
+    let count = 0;
+    for (const child of this.#children) {
+      for (const message of child.all("stages")) {
+        if (Object.keys(message.samples).length > 0) count++;
+      }
+    }
+    return count;
+  }
+
+  /**
    * Each app process's `stages` messages, one list per process that sent
    * any, in start order.
    */

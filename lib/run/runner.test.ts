@@ -49,6 +49,21 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a queue still working before its first delivery has not stalled",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Its fanout handlers enqueue for about 4 s and it delivers from 5 s
+    // on, against a stall window of 2 s: its stage timings show the work.
+    const { results: [r] } = await run(["test-slow-fanout"]);
+    assert.equal(r.status, "ok", r.reason ?? "");
+    assert.equal(r.delivered, 18);
+    assert.ok(r.totalSeconds! >= 5, `${r.totalSeconds} s`);
+    assert.deepEqual(await survivors(r.processes.map((p) => p.pid)), []);
+  },
+});
+
+Deno.test({
   name: "a run cut off by the time limit says so and reports its progress",
   sanitizeResources: false,
   sanitizeOps: false,

@@ -300,8 +300,17 @@ class Run {
       onProgress: context.onProgress,
       limits: this.#limits(),
     });
+    let stageBatches = 0;
     while (true) {
       await sleep(POLL_MS, context.signal);
+      // The queue's own work counts as progress: a worker that is still
+      // fanning out (Deno KV's worker in another process, which sees what
+      // it enqueued only at its next poll) has not stalled.
+      const batches = this.#processes.stageBatches();
+      if (batches > stageBatches) {
+        stageBatches = batches;
+        watch.touch(performance.now());
+      }
       const exited = this.#processes.unexpectedExit();
       if (exited != null) {
         await this.#crashes.recover(exited, this.#stats, this.#sent);
