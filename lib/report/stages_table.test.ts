@@ -96,7 +96,7 @@ Deno.test("the section gives measured and predicted rates, the limit and the sta
   assert.equal(rows.length, 2, text);
   assert.match(
     rows[1],
-    /^\| postgres +\| +100\.0\/s \| 103\.1\/s \(\+3%\) \| consumer \(97%\) \| +40\.0 ms \/ 120 ms \| +6\.0 ms \/ 18\.0 ms \| +2\.00 \| +5\.00 \| +1\.00 \| +1 \| +91% \|$/,
+    /^\| postgres +\| +100\.0\/s \| 103\.1\/s \(\+3%\) \| consumer \(97%\) \| +40\.0 ms \/ 120 ms \| +6\.0 ms \/ 18\.0 ms \| +2\.00 \| +5\.00 \| +1\.00 \| +— \| +1 \| +91% \|$/,
   );
   assert.match(text, /- \*\*postgres\*\*: consumer: 1 handler slot busy 97%/);
   assert.equal(

@@ -150,6 +150,15 @@ const COLUMNS: readonly Column<ConfigurationResult>[] = [
     msFigure,
     (r) => r.stages?.byStage["queue.after"]?.meanMs,
   ),
+  figureColumn(
+    "Slot pick-up + hand-over, ms/delivery",
+    msFigure,
+    (r) => {
+      if (r.parallelism <= 1 || r.stages == null) return undefined;
+      const shares = perDelivery(r.stages);
+      return shares == null ? undefined : shares.pickupMs + shares.handoverMs;
+    },
+  ),
   numberColumn("Slots", (r) => r.stages?.slots ? String(r.stages.slots) : "—"),
   numberColumn("Busy", (r) => {
     const parts = consumerParts(r);
@@ -193,7 +202,8 @@ ${[...limits, ...noteLines].join("\n")}
   queue server and the inbox), the event loop (deliveries ÷ the main-thread
   CPU seconds of the busiest consuming process: one core at most), the
   handler slots (slots × 1000 ÷ a slot's
-  ms per delivery: the outbox handler, the fanout's share and, for a queue
+  ms per delivery: the outbox handler, the fanout's share, under
+  \`ParallelMessageQueue\` the slot pick-up and hand-over, and, for a queue
   that hands out one message at a time at ×1, its turnaround) and, under
   \`ParallelMessageQueue\`, the queue's turnaround (1000 ÷ turnaround ms);
   nothing in it is fitted to the rates (docs/methodology.md).
@@ -206,7 +216,11 @@ ${[...limits, ...noteLines].join("\n")}
   (\`activitypub.outbox\`, \`http_signatures.sign\`,
   \`activitypub.send_activity\`; the POST includes the signing).
   **Turnaround**: from the driver's handler returning to its next hand-off
-  while a message was waiting and no other handler ran.
+  while a message was waiting and no other handler ran. **Slot pick-up +
+  hand-over**: under \`ParallelMessageQueue\`, a slot's idle time per
+  delivery between one handler's end and the next one's start: waking the
+  message that waited for it, then Fedify's \`setTimeout(0)\` before the
+  handler.
 - **Slots**: handlers that can run at once (the \`ParallelMessageQueue\`
   level × the consuming processes, or for a queue that runs handlers
   concurrently itself, the most it ran at once). **Busy**: the share of the
