@@ -16,6 +16,9 @@ import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
 import {
   backTest,
   type BackTestCase,
+  BOUNDS_TARGETS,
+  type BoundsCheck,
+  checkBounds,
   CUTS,
   median,
   projectionTest,
@@ -61,6 +64,29 @@ function summary(cases: readonly BackTestCase[], label: string): string {
     `${(quantile(errors, 0.9) * 100).toFixed(0)} %, worst ` +
     `${(Math.max(...errors) * 100).toFixed(0)} %; actual within bounds in ` +
     `${within} of ${cases.length}`;
+}
+
+/** The bounds' check at the default's stop, against the targets. */
+function boundsReport(check: BoundsCheck): string {
+  const t = BOUNDS_TARGETS;
+  const pct = (v: number) => `${(v * 100).toFixed(0)} %`;
+  const ratios = check.restRatios;
+  const at = (q: number) =>
+    ratios.length === 0
+      ? "—"
+      : ratios[Math.min(ratios.length - 1, Math.floor(q * (ratios.length - 1)))]
+        .toFixed(2);
+  return `\nThe bounds at the default's stop, against their targets (${
+    check.met ? "all met" : "not all met"
+  }): ${check.cases} cases from ${check.rows} rows of ${check.queues} ` +
+    `queues (targets: ${t.rows} rows, ${t.queues} queues); actual within ` +
+    `bounds ${pct(check.coverage)} (≥ ${pct(t.coverage)}); median |error| ` +
+    `${pct(check.medianAbsError)} (≤ ${pct(t.medianAbsError)}); median ` +
+    `width (high − low) ÷ estimate ${check.medianWidth.toFixed(2)} (≤ ` +
+    `${t.medianWidth}).\nActual rest ÷ estimated rest after the stop ` +
+    `(what bounds from evidence would rest on): min ${at(0)}, 5th ` +
+    `percentile ${at(0.05)}, median ${at(0.5)}, 95th ${at(0.95)}, max ` +
+    `${at(1)}.`;
 }
 
 function cutLabel(cut: number | "stop"): string {
@@ -145,6 +171,17 @@ export async function main(args: readonly string[]): Promise<number> {
       ),
     );
   }
+  const drivers = new Map(
+    sources.flatMap((s) =>
+      s.document.results.map((r) => [`${s.path}\n${r.id}`, r.driver] as const)
+    ),
+  );
+  console.log(boundsReport(checkBounds(
+    cases.filter((c) => c.cut === "stop").map((c) => ({
+      ...c,
+      driver: drivers.get(`${c.file}\n${c.id}`) ?? c.id,
+    })),
+  )));
 
   const suitePath = resolve(dir, "latest.json");
   const suite = sources.find((s) => resolve(s.path) === suitePath);

@@ -3,6 +3,7 @@ import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
 import { PARAMS, result } from "../testing/chart_fixtures.ts";
 import {
   backTest,
+  checkBounds,
   overheadPerRow,
   projectionTest,
   simulateRow,
@@ -108,4 +109,33 @@ Deno.test("a suite's simulated time adds each row's overhead", () => {
     ]).totalSeconds,
     80,
   );
+});
+
+Deno.test("the bounds are checked against their targets: coverage, median error and width, rows and queues", () => {
+  const rows = Array.from({ length: 15 }, (_, i) => ({
+    ...steady(
+      ["redis", "postgres", "amqp", "sqlite", "mysql"][i % 5],
+      100,
+      20_000,
+    ),
+    id: `row-${i}`,
+  }));
+  const cases = rows.flatMap((row) =>
+    backTest("x.json", [row], { budgetSeconds: 120, timeoutSeconds: 600 })
+      .filter((c) => c.cut === "stop")
+      .map((c) => ({ ...c, driver: row.driver }))
+  );
+  const check = checkBounds(cases);
+  assert.equal(check.cases, 15);
+  assert.equal(check.rows, 15);
+  assert.equal(check.queues, 5);
+  // Constant rates: every estimate exact and within its bounds.
+  assert.equal(check.coverage, 1);
+  assert.ok(check.medianAbsError < 0.01);
+  // Stopped at 120 s of 200 s: bounds 120 + 80 / 4 to 120 + 80 × 2, over 200.
+  assert.ok(Math.abs(check.medianWidth - (280 - 140) / 200) < 0.01);
+  assert.ok(check.restRatios.every((r) => Math.abs(r - 1) < 0.01));
+  assert.equal(check.met, true);
+  // Too few rows or queues is not met, whatever the figures.
+  assert.equal(checkBounds(cases.slice(0, 4)).met, false);
 });

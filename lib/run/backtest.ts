@@ -166,6 +166,79 @@ export function projectionTest(
   return cases;
 }
 
+/** The targets the estimate's bounds are held to at the default's stop. */
+export const BOUNDS_TARGETS = {
+  /** At least this share of actual totals within their bounds. */
+  coverage: 0.9,
+  /** The median |estimate ÷ actual − 1| at most this. */
+  medianAbsError: 0.15,
+  /** The median (high − low) ÷ estimate at most this. */
+  medianWidth: 0.8,
+  /** Cases from at least this many rows … */
+  rows: 15,
+  /** … of at least this many queues. */
+  queues: 5,
+} as const;
+
+/** How a set of back-test cases meets {@link BOUNDS_TARGETS}. */
+export interface BoundsCheck {
+  /** Cases. */
+  readonly cases: number;
+  /** Distinct rows (file and id) among them. */
+  readonly rows: number;
+  /** Distinct queues (the row's driver) among them. */
+  readonly queues: number;
+  /** The share of actual totals within their bounds. */
+  readonly coverage: number;
+  /** The median |error|. */
+  readonly medianAbsError: number;
+  /** The median (high − low) ÷ estimate. */
+  readonly medianWidth: number;
+  /**
+   * The actual rest ÷ the estimated rest (the time after the cut), sorted:
+   * the evidence bounds derived from the back-test would rest on.
+   */
+  readonly restRatios: readonly number[];
+  /** Whether every target is met. */
+  readonly met: boolean;
+}
+
+/** Checks `cases` (with their rows' drivers) against the targets. */
+export function checkBounds(
+  cases: readonly (BackTestCase & { readonly driver: string })[],
+): BoundsCheck {
+  const coverage = cases.length === 0
+    ? 0
+    : cases.filter((c) => c.withinBounds).length / cases.length;
+  const medianAbsError = median(cases.map((c) => Math.abs(c.error)));
+  const medianWidth = median(
+    cases.map((c) =>
+      (c.estimate.highSeconds - c.estimate.lowSeconds) /
+      c.estimate.totalSeconds
+    ),
+  );
+  const restRatios = cases
+    .filter((c) => c.estimate.totalSeconds > c.atSeconds)
+    .map((c) =>
+      (c.actualSeconds - c.atSeconds) / (c.estimate.totalSeconds - c.atSeconds)
+    )
+    .sort((a, b) => a - b);
+  const rows = new Set(cases.map((c) => `${c.file}\n${c.id}`)).size;
+  const queues = new Set(cases.map((c) => c.driver)).size;
+  const t = BOUNDS_TARGETS;
+  return {
+    cases: cases.length,
+    rows,
+    queues,
+    coverage,
+    medianAbsError,
+    medianWidth,
+    restRatios,
+    met: coverage >= t.coverage && medianAbsError <= t.medianAbsError &&
+      medianWidth <= t.medianWidth && rows >= t.rows && queues >= t.queues,
+  };
+}
+
 /** The median of some numbers; `NaN` when there are none. */
 export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN;
