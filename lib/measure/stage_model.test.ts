@@ -3,7 +3,12 @@
  * the resource that limits a row.
  */
 import assert from "node:assert/strict";
-import { limitedBy, type ModelInput, predict } from "./stage_model.ts";
+import {
+  limitedBy,
+  type ModelInput,
+  pipelineRate,
+  predict,
+} from "./stage_model.ts";
 import type { StageFigures, StagesRecord } from "../results/stages.ts";
 
 const figures = (meanMs: number, count: number): StageFigures => ({
@@ -70,7 +75,10 @@ Deno.test("under ParallelMessageQueue the slots and the dequeue loop are separat
   const prediction = predict(row);
   assert.equal(prediction.bounds.consumer, 400);
   assert.equal(prediction.bounds.dequeue, 200);
-  assert.equal(prediction.deliveriesPerSecond, 200);
+  // Together a little below the loop's own bound.
+  assert.ok(prediction.bounds.pipeline! < 200);
+  assert.ok(prediction.bounds.pipeline! > 180);
+  assert.equal(prediction.deliveriesPerSecond, prediction.bounds.pipeline);
   const limit = limitedBy(row, prediction)!;
   assert.equal(limit.resource, "dequeue");
   assert.match(limit.evidence, /turnaround between hand-offs \(5\.00 ms/);
@@ -105,6 +113,7 @@ Deno.test("a queue that runs handlers concurrently itself has only the CPU and e
     eventLoop: null,
     consumer: null,
     dequeue: null,
+    pipeline: null,
   });
   const limit = limitedBy(row, prediction)!;
   assert.equal(limit.resource, "unexplained");
@@ -143,4 +152,25 @@ Deno.test("a worker whose event loop is near one core is limited by it", () => {
     limit.evidence,
     /event loop \(its main thread\) busy 0\.96 of one core/,
   );
+});
+
+Deno.test("a serial queue under ParallelMessageQueue: the dequeue loop and the slots together", () => {
+  // Turnaround 4 ms (250/s alone), slots 4 × 1000 ÷ 15 ms (267/s alone):
+  // together, each waiting on the other, fewer than either.
+  const together = pipelineRate(4, 15, 4);
+  assert.ok(together < 250 && together > 150, String(together));
+  // A quick loop leaves the slots as the limit; quick slots, the loop.
+  assert.ok(Math.abs(pipelineRate(0.001, 15, 4) - 4000 / 15) < 1);
+  assert.ok(Math.abs(pipelineRate(4, 0.001, 4) - 250) < 1);
+  const row = input({
+    slots: 4,
+    byStage: { outbox: figures(15, 1000), "queue.after": figures(4, 1000) },
+  }, { parallelism: 4, deliveriesPerSecond: 200 });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.pipeline, Math.round(together * 10) / 10);
+  assert.equal(prediction.deliveriesPerSecond, prediction.bounds.pipeline);
+  // 200/s is under 85% of either bound alone (80%, 75%), but near their pair.
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "dequeue");
+  assert.match(limit.evidence, /the dequeue loop and the 4 slots together/);
 });

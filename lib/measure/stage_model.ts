@@ -4,7 +4,7 @@
  * that limits it.  Nothing in it is fitted to the rates it predicts: every
  * input is a time or a CPU cost per delivery measured in the row.
  *
- * Four bounds, in deliveries per second; the prediction is the smallest:
+ * Five bounds, in deliveries per second; the prediction is the smallest:
  *
  * - **cpu** = cores × 1000 ÷ (app + queue server + inbox CPU ms per
  *   delivery): every process of the row shares the machine's cores.
@@ -23,6 +23,9 @@
  * - **dequeue**, under `ParallelMessageQueue`: 1000 ÷ the queue's
  *   turnaround per delivery, since the driver's queue hands messages to
  *   the slots one at a time.
+ * - **pipeline**, where both of the last two apply: the rate of the dequeue
+ *   loop and the slots together ({@link pipelineRate}), below both, since
+ *   each waits on the other at times.
  *
  * A queue that runs handlers concurrently itself has no slot or turnaround
  * bound: only the CPU and event-loop bounds apply, and where its rate is held down by
@@ -64,6 +67,62 @@ export interface ModelInput {
   readonly eventLoopSeconds: number | null;
 }
 
+/** What {@link modelInputOf} reads of a row, as its result records it. */
+export interface ModelRow {
+  /** The row's stages. */
+  readonly stages: StagesRecord;
+  /** Deliveries that arrived. */
+  readonly delivered: number;
+  /** The measured rate. */
+  readonly deliveriesPerSecond?: number | null;
+  /** The `ParallelMessageQueue` level. */
+  readonly parallelism: number;
+  /** Worker processes (0: the sender consumed). */
+  readonly workers: number;
+  /** CPU ms per delivery of the app. */
+  readonly cpuMsPerDelivery?: number | null;
+  /** CPU ms per delivery of the queue server. */
+  readonly serverCpuMsPerDelivery?: number | null;
+  /** The row's processes with their CPU seconds. */
+  readonly processes: readonly {
+    readonly role: string;
+    readonly cpuSeconds?: number | null;
+    readonly mainThreadCpuSeconds?: number | null;
+  }[];
+}
+
+/**
+ * The model's input from what a row records, on a machine of `cores`
+ * cores: the same whether the row was just measured or read back from a
+ * results file (`deno task remodel`).
+ */
+export function modelInputOf(row: ModelRow, cores: number): ModelInput {
+  const inbox = row.processes.filter((p) => p.role === "inbox")
+    .map((p) => p.cpuSeconds);
+  const inboxCpuMs = row.delivered <= 0 || inbox.length === 0 ||
+      inbox.some((s) => s == null)
+    ? null
+    : roundTo(
+      inbox.reduce((sum: number, s) => sum + s!, 0) * 1000 / row.delivered,
+      3,
+    );
+  const role = row.workers > 0 ? "worker" : "sender";
+  const loops = row.processes.filter((p) => p.role === role)
+    .map((p) => p.mainThreadCpuSeconds)
+    .filter((s): s is number => s != null);
+  return {
+    stages: row.stages,
+    delivered: row.delivered,
+    deliveriesPerSecond: row.deliveriesPerSecond ?? null,
+    parallelism: row.parallelism,
+    cores,
+    appCpuMs: row.cpuMsPerDelivery ?? null,
+    serverCpuMs: row.serverCpuMsPerDelivery ?? null,
+    inboxCpuMs,
+    eventLoopSeconds: loops.length === 0 ? null : Math.max(...loops),
+  };
+}
+
 /** A row's prediction. */
 export interface Prediction {
   /** The smallest bound, deliveries/s; `null` when no bound applies. */
@@ -94,31 +153,68 @@ export function predict(input: ModelInput): Prediction {
   const turnaroundMs = shares?.turnaroundMs ?? null;
   const parallel = input.parallelism > 1;
   let consumer: number | null = null;
+  let slotMs: number | null = null;
   if (outbox != null && stages.slots > 0 && (parallel || stages.serial)) {
     const ms = outbox.meanMs + fanoutMs +
       (parallel ? (shares?.handoverMs ?? 0) + (shares?.pickupMs ?? 0) : 0) +
       (!parallel && turnaroundMs != null ? turnaroundMs : 0);
+    slotMs = ms > 0 ? ms : null;
     consumer = ms > 0 ? stages.slots * 1000 / ms : null;
   }
   const dequeue = parallel && stages.serial && turnaroundMs != null &&
       turnaroundMs > 0
     ? 1000 / turnaroundMs
     : null;
+  // The dequeue loop and the slots together: the loop holds one message
+  // while every slot is busy, so each waits on the other at times.
+  const pipeline = dequeue != null && slotMs != null
+    ? pipelineRate(turnaroundMs!, slotMs, stages.slots)
+    : null;
   const bounds: PredictionBounds = {
     cpu: round(cpu),
     eventLoop: round(eventLoop),
     consumer: round(consumer),
     dequeue: round(dequeue),
+    pipeline: round(pipeline),
   };
-  const applicable = [cpu, eventLoop, consumer, dequeue].filter((b) =>
-    b != null
-  );
+  const applicable = [cpu, eventLoop, consumer, dequeue, pipeline].filter((
+    b,
+  ) => b != null);
   return {
     deliveriesPerSecond: applicable.length === 0
       ? null
       : round(Math.min(...applicable)),
     bounds,
   };
+}
+
+/**
+ * Deliveries per second of a queue that hands one message at a time to
+ * `slots` slots, with `turnaroundMs` between hand-offs and `slotMs` of a
+ * slot's time per delivery: the dequeue loop and the slots as a birth–death
+ * chain, with both times taken as exponentially distributed (the one
+ * assumption; the means are the row's own).  State n = 0 … slots is the
+ * number of busy slots with the loop dequeuing; state slots + 1 is every
+ * slot busy and the loop holding the next message, blocked.  The loop
+ * moves n up at rate 1 ÷ turnaround; busy slots finish at min(n, slots) ÷
+ * slotMs, and a finish in the blocked state takes the held message at
+ * once.  The rate is the chain's mean rate of finishes.
+ */
+export function pipelineRate(
+  turnaroundMs: number,
+  slotMs: number,
+  slots: number,
+): number {
+  const up = 1 / turnaroundMs;
+  const down = (n: number) => Math.min(n, slots) / slotMs;
+  const weights = [1];
+  for (let n = 1; n <= slots + 1; n++) {
+    weights.push(weights[n - 1] * up / down(n));
+  }
+  const sum = weights.reduce((a, b) => a + b, 0);
+  let rate = 0;
+  for (let n = 1; n <= slots + 1; n++) rate += weights[n] / sum * down(n);
+  return rate * 1000;
 }
 
 /**
@@ -140,6 +236,25 @@ export function limitedBy(
     .sort((a, b) => b.utilisation - a.utilisation);
   if (used.length === 0) return null;
   const top = used[0];
+  const pipeline = bounds.pipeline;
+  if (
+    top.utilisation < LIMITED_AT && pipeline != null && pipeline > 0 &&
+    rate / pipeline >= LIMITED_AT
+  ) {
+    // Neither alone, but the two together: name the busier one.
+    const pair = used.find((u) =>
+      u.name === "consumer" || u.name === "dequeue"
+    )!;
+    return {
+      resource: pair.name as "consumer" | "dequeue",
+      evidence: `the dequeue loop and the ${input.stages.slots} slots ` +
+        `together, each waiting on the other at times: at most ` +
+        `${pipeline.toFixed(1)}/s, the rate ${
+          Math.round(rate / pipeline * 100)
+        }% of it (${evidenceOf(pair.name, pair.utilisation, input)})`,
+      utilisation: roundTo(rate / pipeline, 3),
+    };
+  }
   const evidence = evidenceOf(top.name, top.utilisation, input);
   return {
     resource: top.utilisation >= LIMITED_AT

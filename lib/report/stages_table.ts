@@ -197,7 +197,7 @@ ${columnTable(COLUMNS, rows)}
 ${[...limits, ...noteLines].join("\n")}
 
 - **Measured**: deliveries per second (so far, for a row that did not
-  finish). **Predicted**: the smallest of four bounds, each from the row's
+  finish). **Predicted**: the smallest of five bounds, each from the row's
   own figures: CPU (cores × 1000 ÷ CPU ms per delivery of the app, the
   queue server and the inbox), the event loop (deliveries ÷ the main-thread
   CPU seconds of the busiest consuming process: one core at most), the
@@ -205,8 +205,10 @@ ${[...limits, ...noteLines].join("\n")}
   ms per delivery: the outbox handler, the fanout's share, under
   \`ParallelMessageQueue\` the slot pick-up and hand-over, and, for a queue
   that hands out one message at a time at ×1, its turnaround) and, under
-  \`ParallelMessageQueue\`, the queue's turnaround (1000 ÷ turnaround ms);
-  nothing in it is fitted to the rates (docs/methodology.md).
+  \`ParallelMessageQueue\`, the queue's turnaround (1000 ÷ turnaround ms),
+  and where those two both apply, the two together (the dequeue loop and the
+  slots each waiting on the other at times); nothing in it is fitted to the
+  rates (docs/methodology.md).
 - **Limited by**: the bound the measured rate comes closest to, with the
   share of it used; \`unexplained\` when the rate reaches less than 85% of
   every bound.

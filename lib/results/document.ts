@@ -192,6 +192,17 @@ export interface ResultsDocument {
    */
   readonly rounds?: readonly (readonly string[])[];
   /**
+   * When `deno task remodel` applied a later model to the rows' recorded
+   * figures: when, this project's commit then (the code of the model
+   * fields; `environment.commit` stays the measurement's), and which rows.
+   * Absent when the model fields are the measurement's own.
+   */
+  readonly remodelled?: {
+    readonly at: string;
+    readonly commit: { readonly sha: string; readonly dirty: boolean } | null;
+    readonly ids: readonly string[];
+  };
+  /**
    * One entry per configuration, in the suite's order of configurations
    * (baseline, then each driver as listed); {@link rounds} says in which
    * order they ran.

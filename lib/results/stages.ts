@@ -251,6 +251,14 @@ export interface PredictionBounds {
   readonly consumer: number | null;
   /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
   readonly dequeue: number | null;
+  /**
+   * Where `consumer` and `dequeue` both apply: the rate of the serial
+   * dequeue loop and the slots together, each waiting on the other at
+   * times (a birth–death chain with exponential times of the measured
+   * means; `pipelineRate` in `lib/measure/stage_model.ts`).  Absent in
+   * files made before it.
+   */
+  readonly pipeline?: number | null;
 }
 
 /** A row's queue work spread over its deliveries, ms per delivery. */

@@ -14,7 +14,7 @@ import { percentiles } from "../measure/histogram.ts";
 import { roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
 import { type StageBatchMessage, summariseStages } from "../measure/stages.ts";
-import { limitedBy, type ModelInput, predict } from "../measure/stage_model.ts";
+import { limitedBy, modelInputOf, predict } from "../measure/stage_model.ts";
 import { type DepthObservations, depthRecord } from "./depth_outcome.ts";
 import { type DelayedObservations, delayedRecord } from "./delayed_outcome.ts";
 import { evaluateLoad } from "../workload/load.ts";
@@ -229,18 +229,6 @@ export function buildRunResult(run: RunObservations): RunResult {
 }
 
 /**
- * The main-thread CPU seconds of the busiest process that consumed the
- * queue: the workers, or the sender where none ran; `null` when unread.
- */
-function busiestEventLoop(run: RunObservations): number | null {
-  const role = run.workers > 0 ? "worker" : "sender";
-  const seconds = run.processes.filter((p) => p.role === role)
-    .map((p) => p.mainThreadCpuSeconds)
-    .filter((s) => s != null);
-  return seconds.length === 0 ? null : Math.max(...seconds);
-}
-
-/**
  * The row's stages, the model's prediction from them and what limits the
  * row; nothing when stage timing was off or nothing was timed.
  */
@@ -264,22 +252,13 @@ function stageFigures(
   });
   if (stages == null) return {};
   if (!run.stages.hasQueue) return { stages };
-  const cpuOf = (role: string) =>
-    cpuMsPerDelivery(
-      run.processes.filter((p) => p.role === role).map((p) => p.cpuSeconds),
-      result.delivered,
-    );
-  const input: ModelInput = {
+  const input = modelInputOf({
+    ...result,
     stages,
-    delivered: result.delivered,
-    deliveriesPerSecond: rate,
     parallelism: run.stages.parallelism,
-    cores: run.stages.cores,
-    appCpuMs: result.cpuMsPerDelivery ?? null,
-    serverCpuMs: result.serverCpuMsPerDelivery ?? null,
-    inboxCpuMs: cpuOf("inbox"),
-    eventLoopSeconds: busiestEventLoop(run),
-  };
+    workers: run.workers,
+    processes: run.processes,
+  }, run.stages.cores);
   const prediction = predict(input);
   return {
     stages,

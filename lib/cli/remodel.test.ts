@@ -1,0 +1,61 @@
+/**
+ * `deno task remodel`: the current model applied to a results folder's
+ * recorded rows; the file says so, the report is rendered, and a row of
+ * several runs keeps what it recorded.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main, remodel } from "./remodel.ts";
+import type { ResultsDocument } from "../results/types.ts";
+
+const here = new URL(".", import.meta.url).pathname;
+const published = join(here, "../../results/stages-2048");
+
+Deno.test("a published row remodelled with the model it was made with keeps its figures", async () => {
+  const document: ResultsDocument = JSON.parse(
+    await Deno.readTextFile(join(published, "latest.json")),
+  );
+  const { document: again, ids } = remodel(document);
+  // The four rows with a queue; `none` has no model.
+  assert.deepEqual(ids, [
+    "in-process-x4",
+    "amqp-x4",
+    "sqlite-x4",
+    "mysql-x4",
+  ]);
+  for (const id of ids) {
+    const before = document.results.find((r) => r.id === id)!;
+    const after = again.results.find((r) => r.id === id)!;
+    // The bounds the file recorded come out the same from its figures.
+    for (const bound of ["cpu", "eventLoop", "consumer", "dequeue"] as const) {
+      assert.equal(after.prediction![bound], before.prediction![bound], id);
+    }
+  }
+});
+
+Deno.test("deno task remodel rewrites the model's fields, records it and renders the report", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fqb-remodel-" });
+  try {
+    await Deno.copyFile(
+      join(published, "latest.json"),
+      join(dir, "latest.json"),
+    );
+    assert.equal(await main([dir]), 0);
+    const document: ResultsDocument = JSON.parse(
+      await Deno.readTextFile(join(dir, "latest.json")),
+    );
+    assert.equal(document.remodelled?.ids.length, 4);
+    // mysql ×4 hands one message at a time to the slots: the pipeline.
+    const mysql = document.results.find((r) => r.id === "mysql-x4")!;
+    assert.ok(mysql.prediction!.pipeline! < mysql.prediction!.dequeue!);
+    assert.equal(
+      mysql.predictedDeliveriesPerSecond,
+      mysql.prediction!.pipeline,
+    );
+    assert.ok((await Deno.stat(join(dir, "latest.md"))).isFile);
+    assert.equal(await main([]), 2);
+    assert.equal(await main([join(dir, "nowhere")]), 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
