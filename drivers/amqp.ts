@@ -36,7 +36,7 @@ import type { Driver, Json } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import type { AmqpMessageQueue } from "@fedify/amqp";
 import { hash } from "./standins/amqp.ts";
-import { listenSettling } from "./settling_listen.ts";
+import { listenSettling } from "../lib/system/settling_listen.ts";
 import {
   followsSource,
   loadQueuePackage,
@@ -237,7 +237,7 @@ class RecordingQueue implements MessageQueue {
   /**
    * Listens as the inner queue does, except that the inner queue sees the
    * abort only once the handler calls already running have settled
-   * (`settling_listen.ts`): the 2.x package closes its channel as soon as
+   * (`lib/system/settling_listen.ts`): the 2.x package closes its channel as soon as
    * its signal aborts, and a handler that settles after that acknowledges
    * on the closed channel, a rejection nobody holds (`Channel closed`).
    */

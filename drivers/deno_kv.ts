@@ -20,7 +20,6 @@
  */
 import { join } from "node:path";
 import type { Driver, Json } from "./driver.ts";
-import { SettlingQueue } from "./settling_listen.ts";
 import {
   loadQueuePackage,
   type PackageChoice,
@@ -118,11 +117,7 @@ export function denoKvDriverFor(
         variant.wrapKv?.(kv) ?? kv,
       );
       return {
-        // Upstream's queue closes its Deno.Kv as soon as its listener's
-        // signal aborts, under any handler still running (a fanout's
-        // enqueues fail with "Database is closed"): the abort is passed on
-        // once those have settled.
-        queue: new SettlingQueue(queue),
+        queue,
         // Upstream's queue closes its Deno.Kv when disposed (synchronously);
         // a listener's abort has usually closed it already.
         close: () => Promise.resolve(queue[Symbol.dispose]()),

@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { checkDepthDeclared, openQueue } from "./queue.ts";
+import { guardListeners } from "../queue/guarded_queue.ts";
+import { StopGuard } from "../system/stop_guard.ts";
 import { denoKvSingleDriver } from "../../drivers/deno_kv.ts";
 import { inProcessDriver } from "../../drivers/in_process.ts";
 import { sqliteDriver } from "../../drivers/sqlite.ts";
@@ -44,8 +46,9 @@ Deno.test({
 });
 
 Deno.test({
-  name: "under ParallelMessageQueue a running handler's enqueue outlives the " +
-    "listener's abort (Deno KV closes its database on abort)",
+  name: "under ParallelMessageQueue, stopped as a worker stops it, a running " +
+    "handler's enqueue outlives the listener's abort (Deno KV closes its " +
+    "database on abort)",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -61,7 +64,9 @@ Deno.test({
         config: prepared.config,
         parallelism: 4,
       });
-      const queue = child.queue!;
+      // As the worker wraps and stops it (lib/child/worker.ts).
+      const guard = new StopGuard(denoKvSingleDriver.name);
+      const queue = guardListeners(child.queue!, guard);
       const controller = new AbortController();
       const entered = Promise.withResolvers<void>();
       const aborted = new Promise((resolve) =>
@@ -93,8 +98,7 @@ Deno.test({
         clearTimeout(timer);
       }
       controller.abort();
-      await listening;
-      await child.close();
+      await guard.stop(listening, () => child.close());
       await prepared.cleanup();
       assert.equal(failure, null, String(failure));
       assert.ok(enqueued);

@@ -12,7 +12,6 @@ import { findDriver, loadDrivers } from "../../drivers/mod.ts";
 import { emit, now } from "../ipc/child_io.ts";
 import type { Driver, Json } from "../../drivers/driver.ts";
 import { CountingQueue } from "../queue/counting_queue.ts";
-import { SettlingQueue } from "../../drivers/settling_listen.ts";
 import type { StageTiming } from "../queue/timing_queue.ts";
 import { implementationFor } from "../../drivers/packages.ts";
 import type { Implementation, ParallelImpl } from "../results/types.ts";
@@ -88,14 +87,7 @@ export async function openQueue(
     ? null
     : implementationFor(driver.queueSpecifier);
   const timed = timing == null ? inner : timing.inner(inner);
-  const wrapped = wrapParallel(timed, spec.parallelism, spec.parallelImpl);
-  // A parallel wrapper returns to the queue before the work is done; the
-  // listener's abort waits above it for the slots' work to settle, so that
-  // a package that closes its connection on abort (Deno KV, AMQP) does not
-  // close it under a running fanout.
-  const parallel = wrapped === timed
-    ? wrapped
-    : new SettlingQueue(wrapped, false);
+  const parallel = wrapParallel(timed, spec.parallelism, spec.parallelImpl);
   const queue = timing == null ? parallel : timing.outer(
     parallel,
     parallel !== timed,

@@ -74,8 +74,7 @@ function boundsReport(check: BoundsCheck): string {
   const at = (q: number) =>
     ratios.length === 0
       ? "—"
-      : ratios[Math.min(ratios.length - 1, Math.floor(q * (ratios.length - 1)))]
-        .toFixed(2);
+      : (q === 0 ? ratios[0] : quantile(ratios, q)).toFixed(2);
   return `\nThe bounds at the default's stop, against their targets (${
     check.met ? "all met" : "not all met"
   }): ${check.cases} cases from ${check.rows} rows of ${check.queues} ` +

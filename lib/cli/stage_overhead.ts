@@ -34,6 +34,7 @@ import { StageSamples } from "../measure/stage_samples.ts";
 import { stageTracerProvider } from "../measure/span_stages.ts";
 import { StageTiming } from "../queue/timing_queue.ts";
 import { now } from "../ipc/child_io.ts";
+import { median } from "../measure/stats.ts";
 
 /** An outbox message as Fedify 2.3 enqueues one (its shape and size). */
 function outboxMessage(i: number): Record<string, unknown> {
@@ -121,11 +122,6 @@ async function round(
   controller.abort();
   await listening;
   return (used.user + used.system) / count;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 /** The CPU cost per message with and without the stage timing, µs. */

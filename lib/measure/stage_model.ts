@@ -40,7 +40,7 @@ import {
   type PredictionBounds,
   type StagesRecord,
 } from "../results/stages.ts";
-import { roundTo } from "./stats.ts";
+import { cpuMsPerDelivery, roundTo } from "./stats.ts";
 
 /** What the model reads of a row. */
 export interface ModelInput {
@@ -97,15 +97,10 @@ export interface ModelRow {
  * results file (`deno task remodel`).
  */
 export function modelInputOf(row: ModelRow, cores: number): ModelInput {
-  const inbox = row.processes.filter((p) => p.role === "inbox")
-    .map((p) => p.cpuSeconds);
-  const inboxCpuMs = row.delivered <= 0 || inbox.length === 0 ||
-      inbox.some((s) => s == null)
-    ? null
-    : roundTo(
-      inbox.reduce((sum: number, s) => sum + s!, 0) * 1000 / row.delivered,
-      3,
-    );
+  const inboxCpuMs = cpuMsPerDelivery(
+    row.processes.filter((p) => p.role === "inbox").map((p) => p.cpuSeconds),
+    row.delivered,
+  );
   const role = row.workers > 0 ? "worker" : "sender";
   const loops = row.processes.filter((p) => p.role === role)
     .map((p) => p.mainThreadCpuSeconds)

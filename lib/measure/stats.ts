@@ -339,3 +339,20 @@ export function aggregateRuns(
     outliers: outliers(runs),
   };
 }
+
+/**
+ * CPU milliseconds per delivery of some processes, or `null` when there are
+ * none, one could not be read, or nothing was delivered.
+ */
+export function cpuMsPerDelivery(
+  cpuSeconds: readonly (number | null | undefined)[],
+  delivered: number,
+): number | null {
+  if (delivered <= 0 || cpuSeconds.length === 0) return null;
+  let sum = 0;
+  for (const seconds of cpuSeconds) {
+    if (seconds == null) return null;
+    sum += seconds;
+  }
+  return roundTo(sum * 1000 / delivered, 3);
+}

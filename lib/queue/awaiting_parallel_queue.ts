@@ -13,6 +13,7 @@ import {
 } from "@fedify/fedify";
 import type { ParallelImpl } from "../results/types.ts";
 import { sleep } from "../system/sleep.ts";
+import { enqueueAll, orderingKey } from "./parallel_parts.ts";
 import { PromptParallelMessageQueue } from "./prompt_parallel_queue.ts";
 
 // The results record which wrapper ran, so the type is theirs; re-exported
@@ -178,23 +179,11 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
    * Enqueues on the wrapped queue, one by one when it has no `enqueueMany`.
    * @throws {AggregateError} When more than one of those enqueues failed.
    */
-  async enqueueMany(
+  enqueueMany(
     messages: readonly unknown[],
     options?: MessageQueueEnqueueOptions,
   ): Promise<void> {
-    if (this.queue.enqueueMany != null) {
-      return await this.queue.enqueueMany(messages, options);
-    }
-    const results = await Promise.allSettled(
-      messages.map((message) => this.queue.enqueue(message, options)),
-    );
-    const errors = results.flatMap((r) =>
-      r.status === "rejected" ? [r.reason] : []
-    );
-    if (errors.length > 1) {
-      throw new AggregateError(errors, "Failed to enqueue messages.");
-    }
-    if (errors.length === 1) throw errors[0];
+    return enqueueAll(this.queue, messages, options);
   }
 
   /**
@@ -249,21 +238,6 @@ export class AwaitingParallelMessageQueue implements MessageQueue {
     if (next == null) this.#keys.delete(key);
     else next();
   }
-}
-
-/**
- * The ordering key of a message in the wrapper format Fedify's Deno KV and
- * Workers queues deliver (`__fedify_ordering_key__`), whatever its type, as
- * Fedify takes it; other queues order messages themselves.
- */
-function orderingKey(message: unknown): unknown {
-  if (
-    message != null && typeof message === "object" &&
-    "__fedify_ordering_key__" in message
-  ) {
-    return message.__fedify_ordering_key__;
-  }
-  return undefined;
 }
 
 /** A counting semaphore: at most `size` holders, the rest wait in order. */

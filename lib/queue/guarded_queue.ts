@@ -11,6 +11,7 @@ import type {
   MessageQueueListenOptions,
 } from "@fedify/fedify";
 import type { StopGuard } from "../system/stop_guard.ts";
+import { listenSettling } from "../system/settling_listen.ts";
 
 /**
  * Wraps `queue` so that each `listen()` and each handler call it makes
@@ -18,6 +19,13 @@ import type { StopGuard } from "../system/stop_guard.ts";
  * listener's signal moves `guard` to "stopping the listener".  Everything
  * else passes through: `enqueueMany()` and `getDepth()` exist exactly when
  * the wrapped queue has them, and `nativeRetrial` is its.
+ *
+ * The queue itself sees the listener's abort only once the handler calls
+ * already running have settled (`listenSettling`): a package that releases
+ * its connection the moment its signal aborts (`@fedify/denokv` closes its
+ * `Deno.Kv`) would otherwise close it under a running fanout, whose
+ * enqueues then fail with "Database is closed".  A message handed over
+ * meanwhile is handled as usual.
  *
  * Put it outside Fedify's `ParallelMessageQueue`: that wrapper's handler
  * returns before the work is done, and runs the work on after the wrapped
@@ -45,11 +53,16 @@ export function guardListeners(
       options?: MessageQueueListenOptions,
     ): Promise<void> {
       guard.watch(options?.signal);
-      const listening = queue.listen((message) => {
-        const result = handler(message);
-        if (result instanceof Promise) guard.track(result);
-        return result;
-      }, options);
+      const listening = listenSettling(
+        (h, o) => queue.listen(h, o),
+        (message) => {
+          const result = handler(message);
+          if (result instanceof Promise) guard.track(result);
+          return result;
+        },
+        options,
+        false,
+      );
       guard.track(listening);
       return listening;
     },

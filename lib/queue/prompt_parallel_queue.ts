@@ -23,6 +23,7 @@ import type {
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
+import { enqueueAll, orderingKey } from "./parallel_parts.ts";
 
 type Handler = (message: unknown) => Promise<void> | void;
 
@@ -68,23 +69,11 @@ export class PromptParallelMessageQueue implements MessageQueue {
   }
 
   /** Enqueues on the wrapped queue, one by one without `enqueueMany`. */
-  async enqueueMany(
+  enqueueMany(
     messages: readonly unknown[],
     options?: MessageQueueEnqueueOptions,
   ): Promise<void> {
-    if (this.queue.enqueueMany != null) {
-      return await this.queue.enqueueMany(messages, options);
-    }
-    const results = await Promise.allSettled(
-      messages.map((message) => this.queue.enqueue(message, options)),
-    );
-    const errors = results.flatMap((r) =>
-      r.status === "rejected" ? [r.reason] : []
-    );
-    if (errors.length > 1) {
-      throw new AggregateError(errors, "Failed to enqueue messages.");
-    }
-    if (errors.length === 1) throw errors[0];
+    return enqueueAll(this.queue, messages, options);
   }
 
   /**
@@ -130,15 +119,4 @@ export class PromptParallelMessageQueue implements MessageQueue {
     }
     return id;
   }
-}
-
-/** A message's `__fedify_ordering_key__`, as Fedify's wrapper reads it. */
-function orderingKey(message: unknown): unknown {
-  if (
-    message != null && typeof message === "object" &&
-    "__fedify_ordering_key__" in message
-  ) {
-    return message.__fedify_ordering_key__;
-  }
-  return undefined;
 }

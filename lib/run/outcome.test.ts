@@ -7,11 +7,8 @@ import assert from "node:assert/strict";
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import { inboxStats as inboxStatsFor } from "../testing/runs.ts";
-import {
-  buildRunResult,
-  cpuMsPerDelivery,
-  type RunObservations,
-} from "./outcome.ts";
+import { buildRunResult, type RunObservations } from "./outcome.ts";
+import { cpuMsPerDelivery } from "../measure/stats.ts";
 
 const START = 1_700_000_000_000;
 const TOTAL = 2;

@@ -11,7 +11,7 @@
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import { percentiles } from "../measure/histogram.ts";
-import { roundTo } from "../measure/stats.ts";
+import { cpuMsPerDelivery, roundTo } from "../measure/stats.ts";
 import { buildTimeline } from "../measure/timeline.ts";
 import { type StageBatchMessage, summariseStages } from "../measure/stages.ts";
 import { limitedBy, modelInputOf, predict } from "../measure/stage_model.ts";
@@ -399,21 +399,4 @@ function latencies(
     }
   }
   return percentiles(values());
-}
-
-/**
- * CPU milliseconds per delivery of some processes, or `null` when there are
- * none, one could not be read, or nothing was delivered.
- */
-export function cpuMsPerDelivery(
-  cpuSeconds: readonly (number | null | undefined)[],
-  delivered: number,
-): number | null {
-  if (delivered <= 0 || cpuSeconds.length === 0) return null;
-  let sum = 0;
-  for (const seconds of cpuSeconds) {
-    if (seconds == null) return null;
-    sum += seconds;
-  }
-  return roundTo(sum * 1000 / delivered, 3);
 }

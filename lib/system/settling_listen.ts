@@ -11,12 +11,12 @@
  * wrong; a user's app stopping its worker would see the same.
  *
  * {@link listenSettling} gives the package a signal of its own that aborts
- * once every handler call already running has settled.  Under Fedify's
- * `ParallelMessageQueue` the package's handler calls return as soon as a
- * slot has taken the message (Finding 2), before the work is done, so the
- * bench's processes also wrap the parallel wrapper itself
- * (`lib/child/queue.ts`): the abort reaches the wrapper, and through it the
- * package, only once the slots' work has settled.  A message the
+ * once every handler call already running has settled.  The bench's
+ * processes stop every queue so (`guardListeners`, `lib/queue/guarded_queue.ts`,
+ * which sits outside Fedify's `ParallelMessageQueue`: under it the package's
+ * handler calls return as soon as a slot has taken the message, Finding 2,
+ * and the handler Fedify gives is the work itself); the AMQP driver does it
+ * also at the package, where its acknowledgements are.  A message the
  * package hands over between the two aborts is not handled: where the
  * queue retries natively (`nativeRetrial`), the handler throws and the
  * queue delivers it again later (to another consumer, or after a restart);
@@ -24,12 +24,7 @@
  *
  * @module
  */
-import type {
-  MessageQueue,
-  MessageQueueDepth,
-  MessageQueueEnqueueOptions,
-  MessageQueueListenOptions,
-} from "@fedify/fedify";
+import type { MessageQueueListenOptions } from "@fedify/fedify";
 
 /** A queue's handler. */
 // deno-lint-ignore no-explicit-any
@@ -76,66 +71,4 @@ export function listenSettling(
     }
     return result;
   }, { ...options, signal: inner.signal });
-}
-
-/**
- * A package's queue whose listener stops as {@link listenSettling} says;
- * everything else (`enqueue`, `enqueueMany`, `getDepth`, `nativeRetrial`)
- * is the package's own, present exactly when the package has it.
- */
-export class SettlingQueue implements MessageQueue {
-  readonly #inner: MessageQueue;
-  /** The package queue's. */
-  readonly nativeRetrial?: boolean;
-  /** The package queue's, when it has one. */
-  readonly enqueueMany?: (
-    // deno-lint-ignore no-explicit-any
-    messages: readonly any[],
-    options?: MessageQueueEnqueueOptions,
-  ) => Promise<void>;
-  /** The package queue's, when it has one. */
-  readonly getDepth?: () => Promise<MessageQueueDepth>;
-
-  readonly #requeue: boolean;
-
-  /**
-   * Wraps a queue.
-   * @param inner A package's queue, or a parallel wrapper around one.
-   * @param requeue Whether a message handed over while stopping is thrown
-   *   back: by default when the queue retries natively.  `false` above a
-   *   parallel wrapper, where a throw would reject a slot's promise that
-   *   nobody holds; the message is then handled as usual.
-   */
-  constructor(inner: MessageQueue, requeue = inner.nativeRetrial === true) {
-    this.#inner = inner;
-    this.#requeue = requeue;
-    this.nativeRetrial = inner.nativeRetrial;
-    if (inner.enqueueMany != null) {
-      this.enqueueMany = (messages, options) =>
-        inner.enqueueMany!(messages, options);
-    }
-    if (inner.getDepth != null) this.getDepth = () => inner.getDepth!();
-  }
-
-  /** Enqueues on the package's queue. */
-  enqueue(
-    // deno-lint-ignore no-explicit-any
-    message: any,
-    options?: MessageQueueEnqueueOptions,
-  ): Promise<void> {
-    return this.#inner.enqueue(message, options);
-  }
-
-  /** Listens on the package's queue; see {@link listenSettling}. */
-  listen(
-    handler: Handler,
-    options?: MessageQueueListenOptions,
-  ): Promise<void> {
-    return listenSettling(
-      (h, o) => this.#inner.listen(h, o),
-      handler,
-      options,
-      this.#requeue,
-    );
-  }
 }
