@@ -103,6 +103,17 @@ export interface Driver {
    */
   readonly removes?: "before-handler" | "after-handler";
   /**
+   * For a queue whose every dequeue reads its whole ready backlog, so that
+   * a message takes longer to get the more are waiting (Redis's queue reads
+   * its whole ready set; `@fedify/postgres` 1.8.7 sorts its unindexed
+   * table): what a dequeue costs per message waiting, ms
+   * (`lib/measure/backlog_cost.ts`, from results/dequeue-cost).  A stopped
+   * row's estimate then lets a delivery's time fall with the backlog
+   * instead of extrapolating a constant rate (`lib/measure/estimate.ts`).
+   * Absent for a queue whose dequeue does not read its backlog.
+   */
+  readonly dequeueMsPerQueued?: number;
+  /**
    * What the queue promises about deliveries in normal operation (no crash):
    * `"exactly-once"` (the default) if every message is handled once;
    * `"at-least-once"` if the queue itself may hand a message to a consumer

@@ -10,6 +10,7 @@ import postgres from "postgres";
 import type { Driver, Json, OrderingSupport } from "./driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
+import { dequeueMsPerQueued } from "../lib/measure/backlog_cost.ts";
 import { StopGuard } from "../lib/system/stop_guard.ts";
 import {
   followsSource,
@@ -67,6 +68,11 @@ export interface PostgresVariant {
   readonly choice?: PackageChoice;
   /** See {@link Driver.inDefaultSuite}. */
   readonly inDefaultSuite?: boolean;
+  /**
+   * Whether the ablation gives each dequeue an index, so it no longer reads
+   * the whole table; see {@link Driver.dequeueMsPerQueued}.
+   */
+  readonly indexed?: boolean;
   /** Runs after the package has made the table (an ablation's change). */
   readonly afterPrepare?: (sql: postgres.Sql, table: string) => Promise<void>;
 }
@@ -99,6 +105,12 @@ export function postgresDriverFor(
     },
     get depth() {
       return followsSource(choice) ? "ready-and-delayed" as const : undefined;
+    },
+    // 1.8.7 dequeues with ORDER BY created on a table with no index on it.
+    get dequeueMsPerQueued() {
+      return followsSource(choice) || variant.indexed === true
+        ? undefined
+        : dequeueMsPerQueued("postgres", "1.8.7") ?? undefined;
     },
     service: postgresService,
     queueSpecifier: "@fedify/postgres",

@@ -48,6 +48,7 @@ export const postgresIndexedDriver: Driver = postgresDriverFor(
   {
     choice: "mapped",
     inDefaultSuite: false,
+    indexed: true,
     async afterPrepare(sql, table) {
       try {
         await sql`

@@ -17,6 +17,7 @@
 import { Redis } from "ioredis";
 import type { Driver, Json, OrderingSupport } from "./driver.ts";
 import { errorMessage } from "../lib/results/error_message.ts";
+import { dequeueMsPerQueued } from "../lib/measure/backlog_cost.ts";
 import { redactUrl, type ServiceDefinition } from "../lib/services/mod.ts";
 import {
   REDIS_PERSISTENCE,
@@ -205,6 +206,12 @@ export interface RedisDriverOptions {
   readonly inDefaultSuite?: boolean;
   /** Which code it runs (see `packages.ts`); follows the source by default. */
   readonly choice?: PackageChoice;
+  /**
+   * Whether each dequeue reads the whole ready set, as every version of the
+   * package does (the default); `false` for an ablation that does not.  See
+   * {@link Driver.dequeueMsPerQueued}.
+   */
+  readonly readsBacklog?: boolean;
 }
 
 /** What the Redis queue of the code a driver runs does with ordering keys. */
@@ -254,6 +261,12 @@ export function redisDriverFor(
     },
     crossProcess: true,
     removes: "before-handler",
+    get dequeueMsPerQueued() {
+      return options.readsBacklog === false ? undefined : dequeueMsPerQueued(
+        "redis",
+        followsSource(choice) ? "2.3.5" : "1.8.7",
+      ) ?? undefined;
+    },
     get ordering() {
       return redisOrdering(choice);
     },

@@ -60,5 +60,9 @@ export const redisLimit1Driver: Driver = redisDriverFor(
   "each dequeue reads one ready message (LIMIT 0 1, through a wrapped " +
     "client; an ablation, otherwise as redis)",
   false,
-  { inDefaultSuite: false, client: (url) => connect(url, LimitOneRedis) },
+  {
+    inDefaultSuite: false,
+    client: (url) => connect(url, LimitOneRedis),
+    readsBacklog: false,
+  },
 );

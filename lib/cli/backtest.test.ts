@@ -17,6 +17,11 @@ Deno.test("on the published results: the back-test and the budgets", async () =>
   assert.equal(code, 0, stderr);
   assert.match(stdout, /finished, at 25 %: \d+ cases, median \|error\|/);
   assert.match(stdout, /finished, at the default's stop: \d+ cases/);
+  // The estimate's bounds meet their targets over the published results.
+  assert.match(
+    stdout,
+    /The bounds at the default's stop, against their targets \(all met\)/,
+  );
   assert.match(stdout, /budget 120 s \(default\): [\d.]+ min/);
 });
 

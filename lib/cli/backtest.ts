@@ -12,6 +12,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
 import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
 import {
   backTest,
@@ -83,7 +84,8 @@ function boundsReport(check: BoundsCheck): string {
     `${pct(check.medianAbsError)} (≤ ${pct(t.medianAbsError)}); median ` +
     `width (high − low) ÷ estimate ${check.medianWidth.toFixed(2)} (≤ ` +
     `${t.medianWidth}).\nActual rest ÷ estimated rest after the stop ` +
-    `(what bounds from evidence would rest on): min ${at(0)}, 5th ` +
+    `(what the bounds, the rest taking ${REST_LOW}–${REST_HIGH} of its ` +
+    `estimate, rest on): min ${at(0)}, 5th ` +
     `percentile ${at(0.05)}, median ${at(0.5)}, 95th ${at(0.95)}, max ` +
     `${at(1)}.`;
 }
@@ -134,10 +136,17 @@ export async function main(args: readonly string[]): Promise<number> {
       s.path,
       s.document.results,
       limits(s.document.params.timeoutSeconds),
+      CUTS,
+      s.document.environment?.packages,
     )
   );
   const projections = sources.flatMap((s) =>
-    projectionTest(s.path, s.document.results)
+    projectionTest(
+      s.path,
+      s.document.results,
+      CUTS,
+      s.document.environment?.packages,
+    )
   );
   printCases(
     "Finished rows, cut at a share of their deliveries and where the " +

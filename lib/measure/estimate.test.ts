@@ -32,8 +32,9 @@ Deno.test("a constant rate gives the exact total", () => {
   });
   assert.ok(estimate != null);
   assert.equal(estimate.totalSeconds, 100);
-  assert.equal(estimate.lowSeconds, 70);
-  assert.equal(estimate.highSeconds, 140);
+  // The rest, 40 s, taking 0.4 to 1.2 of that.
+  assert.equal(estimate.lowSeconds, 76);
+  assert.equal(estimate.highSeconds, 108);
   assert.equal(estimate.deliveriesPerSecond, 100);
   assert.equal(estimate.windowSeconds, 30);
   assert.match(estimate.basis, /recent half of the run/);
@@ -83,7 +84,14 @@ for (
       Math.abs(estimate.totalSeconds - actual) < Math.abs(average - actual),
       `estimate ${estimate.totalSeconds} s, average ${average} s, actual ${actual} s`,
     );
-    assert.ok(estimate.lowSeconds <= actual && actual <= estimate.highSeconds);
+    // The bounds are the back-test's range of real rows: they hold a rate
+    // that rose, but not one that keeps falling, whose rest takes longer
+    // than the back-test's rows ever took.
+    if (name === "rising") {
+      assert.ok(
+        estimate.lowSeconds <= actual && actual <= estimate.highSeconds,
+      );
+    } else assert.ok(actual > estimate.highSeconds);
   });
 }
 
@@ -150,4 +158,80 @@ Deno.test("one burst so far: the basis says the rate is the burst's own", () => 
   );
   assert.match(estimate.basis, /no second burst came/);
   assert.doesNotMatch(estimate.basis, /over the last 0 s/);
+});
+
+Deno.test("a queue whose dequeue reads its backlog: a delivery's time falls with the backlog by the dequeue's cost", () => {
+  // A delivery takes a + c × the messages still waiting: a = 5 ms,
+  // c = 0.02 ms (the dequeue's cost per message waiting), so 10,000 take
+  // 10,000 × 5 ms + 0.02 ms × 10,000 × 10,001 ÷ 2 = 1,050 s.
+  const expected = 10_000;
+  const a = 0.005;
+  const c = 0.00002;
+  const points: DeliveryPoint[] = [];
+  let t = 0;
+  let second = 1;
+  for (let n = 1; n <= expected; n++) {
+    t += a + c * (expected - n + 1);
+    while (t > second) {
+      points.push([second, n - 1]);
+      second++;
+    }
+  }
+  const backlog = estimateTotal({
+    points,
+    nowSeconds: 300,
+    expected,
+    dequeueMsPerQueued: 0.02,
+  })!;
+  assert.ok(
+    Math.abs(backlog.totalSeconds / 1050 - 1) < 0.02,
+    `${backlog.totalSeconds} s`,
+  );
+  // The rest taking 0.6 to 1.6 of that.
+  const rest = backlog.totalSeconds - 300;
+  assert.ok(Math.abs(backlog.lowSeconds - (300 + 0.6 * rest)) < 0.2);
+  assert.ok(Math.abs(backlog.highSeconds - (300 + 1.6 * rest)) < 0.2);
+  assert.match(
+    backlog.basis,
+    /falls with the backlog, as this queue's dequeue reads its whole backlog: \d\.\d\d ms plus 0\.0200 ms per message still waiting/,
+  );
+  // At a constant rate the same timeline projects far longer.
+  const constant = estimateTotal({ points, nowSeconds: 300, expected })!;
+  assert.ok(constant.totalSeconds > 1250, `${constant.totalSeconds} s`);
+  assert.doesNotMatch(constant.basis, /falls with the backlog/);
+  // On a faster host the window's own time per delivery caps the cost: the
+  // same timeline with a cost 100× higher is estimated as if the whole
+  // time per delivery were the backlog's.
+  const capped = estimateTotal({
+    points,
+    nowSeconds: 300,
+    expected,
+    dequeueMsPerQueued: 2,
+  })!;
+  assert.match(capped.basis, /less than the 2\.00 ms measured by dequeue-cost/);
+  assert.ok(capped.totalSeconds < backlog.totalSeconds);
+});
+
+Deno.test("while the queue fills the rate has not settled; once filled the window starts there", () => {
+  // 20/s while fanning out for 40 s, then 100/s.
+  const points = run((t) => t <= 40 ? 20 : 100, 60);
+  const filling = estimateTotal({
+    points,
+    nowSeconds: 60,
+    expected: 20_000,
+    filledAtSeconds: null,
+  })!;
+  assert.equal(filling.settled, false);
+  assert.match(filling.basis, /the queue was still filling/);
+  const filled = estimateTotal({
+    points,
+    nowSeconds: 60,
+    expected: 20_000,
+    filledAtSeconds: 40,
+  })!;
+  assert.equal(filled.settled, true);
+  assert.equal(filled.deliveriesPerSecond, 100);
+  assert.match(filled.basis, /since the queue filled, at 40 s/);
+  // 2,800 delivered by 60 s; the other 17,200 at 100/s.
+  assert.equal(filled.totalSeconds, 232);
 });

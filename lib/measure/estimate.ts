@@ -3,23 +3,50 @@
  * message, from its delivery timeline so far: the rate over the recent half
  * of the run (at least twice the longest gap between deliveries, so that a
  * queue that delivers in batches is measured over whole batches), the
- * remaining deliveries at that rate, and bounds for a rest that goes 4×
- * faster or 2× slower.  Pure arithmetic on `[seconds, delivered]` points:
+ * remaining deliveries at that rate (or, for a queue whose dequeue reads
+ * its whole backlog, at a time per delivery that falls with the backlog by
+ * the dequeue's measured cost per message waiting), and bounds from the
+ * back-test: the
+ * rest taking {@link REST_LOW} to {@link REST_HIGH} of the time estimated
+ * for it ({@link BACKLOG_REST_LOW} to {@link BACKLOG_REST_HIGH} for a
+ * queue that reads its backlog).  Pure arithmetic on `[seconds, delivered]` points:
  * the runner feeds it live readings, `deno task backtest` a published
  * timeline.  See docs/methodology.md for the method and its back-test.
  *
  * @module
  */
 
-/** The bound below: the rest of the run going this much faster. */
-export const FASTER_BOUND = 4;
-/** The bound above: the rest of the run going this much slower. */
-export const SLOWER_BOUND = 2;
+/**
+ * The bound below: the rest of the run taking this share of the time
+ * estimated for it.  From the back-test (`deno task backtest`): at the
+ * default's stop, the rows that went on to finish took 0.43–1.03 of the
+ * rest estimated for them (docs/methodology.md); the bounds round that
+ * range outwards, and `backtest.test.ts` checks that they still cover
+ * every case of the published results.
+ */
+export const REST_LOW = 0.4;
+/** The bound above: the rest taking this share of its estimate. */
+export const REST_HIGH = 1.2;
 /**
  * A rate has settled when the newer half of the estimate's window ran
  * within this share of the older half's rate (either way).
  */
 export const SETTLED_WITHIN = 0.25;
+
+/**
+ * The bound below for a queue whose dequeue reads its whole backlog
+ * (`EstimateInput.dequeueMsPerQueued`), from the back-test of such rows
+ * (Redis; PostgreSQL 1.8.7; docs/methodology.md).
+ */
+export const BACKLOG_REST_LOW = 0.6;
+/** The bound above for a queue whose dequeue reads its whole backlog. */
+export const BACKLOG_REST_HIGH = 1.6;
+
+/** The bounds in words, for an estimate's basis. */
+function boundsText(low: number, high: number): string {
+  return `bounds: the rest taking ${low}–${high} of that time, the ` +
+    "back-test's range";
+}
 
 /** `[seconds since the first sendActivity call, distinct deliveries so far]`. */
 export type DeliveryPoint = readonly [number, number];
@@ -35,15 +62,35 @@ export interface EstimateInput {
   readonly nowSeconds: number;
   /** Deliveries the run must see in all (expected minus gone ones). */
   readonly expected: number;
+  /**
+   * For a queue whose dequeue reads its whole backlog, so that a delivery
+   * takes longer the more are waiting: what a dequeue costs per message
+   * waiting, ms (`lib/measure/backlog_cost.ts`).  A delivery's time is then
+   * a + c × the messages still waiting, with c that cost (or less, where
+   * the window's own time per delivery is less than c × its backlog: a
+   * faster host) and a the rest of the window's time per delivery, instead
+   * of a constant rate; the bounds are then {@link BACKLOG_REST_LOW} and
+   * {@link BACKLOG_REST_HIGH}.
+   */
+  readonly dequeueMsPerQueued?: number;
+  /**
+   * Seconds since the start at which the queue held all it will hold
+   * (every activity's fanout handled, so every delivery's message
+   * enqueued), `null` while it is still filling, absent when not known.
+   * The window never reaches back before it, and while the queue fills the
+   * rate has not settled: the consumer still shares its time with fanning
+   * out, and the backlog is not yet what remains.
+   */
+  readonly filledAtSeconds?: number | null;
 }
 
 /** An estimate of a run's total time and how it was made. */
 export interface TotalEstimate {
   /** Estimated seconds from the start to the last delivery. */
   readonly totalSeconds: number;
-  /** If the rest went {@link FASTER_BOUND}× faster. */
+  /** If the rest took {@link REST_LOW} of its estimate. */
   readonly lowSeconds: number;
-  /** If the rest went {@link SLOWER_BOUND}× slower. */
+  /** If the rest took {@link REST_HIGH} of its estimate. */
   readonly highSeconds: number;
   /** Deliveries per second over the window. */
   readonly deliveriesPerSecond: number;
@@ -89,13 +136,40 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     longestGap = Math.max(longestGap, increases[i][0] - increases[i - 1][0]);
   }
   const wanted = Math.max(nowSeconds / 2, 2 * longestGap);
-  const start = Math.max(first, nowSeconds - wanted);
+  const filling = input.filledAtSeconds === null;
+  const filledAt = input.filledAtSeconds ?? -Infinity;
+  const start = Math.max(first, nowSeconds - wanted, filledAt);
   const window = nowSeconds - start;
   if (window <= 0) return null;
   const inWindow = delivered - deliveredAt(increases, start);
   if (inWindow <= 0) return null;
   const rate = inWindow / window;
-  const rest = remaining / rate;
+  // With a dequeue that reads the backlog, a delivery's time is a + c × the
+  // messages still waiting: over the window, a + c × the backlog at its
+  // middle delivery, and the rest is a × remaining + c × remaining² ÷ 2.
+  const cost = input.dequeueMsPerQueued;
+  const backlog = cost != null && cost > 0;
+  const perDelivery = window / inWindow;
+  const midBacklog = expected - (delivered - inWindow / 2);
+  const c = backlog ? Math.min(cost / 1000, perDelivery / midBacklog) : 0;
+  const a = perDelivery - c * midBacklog;
+  const rest = backlog
+    ? a * remaining + c * remaining * (remaining + 1) / 2
+    : remaining / rate;
+  const [low, high] = backlog
+    ? [BACKLOG_REST_LOW, BACKLOG_REST_HIGH]
+    : [REST_LOW, REST_HIGH];
+  const bounds = boundsText(low, high);
+  const how = backlog
+    ? `the remaining ${fmt(remaining)} at a time per delivery that falls ` +
+      `with the backlog, as this queue's dequeue reads its whole backlog: ` +
+      `${ms(a * 1000)} plus ${ms(c * 1000)} per message still waiting (${
+        c * 1000 < cost
+          ? `less than the ${ms(cost)} measured by dequeue-cost, as the ` +
+            "window's own time per delivery allows no more"
+          : "its dequeue's cost measured by dequeue-cost"
+      }), ${ms((a + c * remaining) * 1000)} a delivery now, ${bounds}`
+    : `the remaining ${fmt(remaining)} at that rate, ${bounds}`;
   const capped = start > nowSeconds - wanted;
   const middle = start + window / 2;
   const atMiddle = deliveredAt(increases, middle);
@@ -104,9 +178,13 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   // One burst so far (a queue that delivers in batches has shown one): the
   // rate within it is all there is, and the reader must know.
   const oneBatch = window < 1;
-  const settled = !oneBatch && older > 0 && newer > 0 &&
+  const settled = !oneBatch && !filling && older > 0 && newer > 0 &&
     Math.abs(newer / older - 1) <= SETTLED_WITHIN;
-  const pace = settled
+  const pace = filling
+    ? "; the queue was still filling (not every activity's fanout handled), " +
+      "so its consumer still shared its time with fanning out: the rate " +
+      "has not settled"
+    : settled
     ? `; the rate has settled (${rate2(older)}/s, then ${rate2(newer)}/s ` +
       "over the window's halves)"
     : oneBatch
@@ -118,22 +196,22 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
       `${seconds(nowSeconds)}, all in one burst of ${window.toFixed(1)} s ` +
       `at its end; ${rate.toFixed(1)}/s within that burst stands for the ` +
       `rate, as no second burst came to measure the rate between bursts; ` +
-      `the remaining ${fmt(remaining)} at that rate, bounds ` +
-      `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`
+      how
     : `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
       `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
       `last ${seconds(window)} (${
-        capped
+        start === filledAt
+          ? `since the queue filled, at ${seconds(filledAt)}`
+          : capped
           ? "since the first delivery"
           : wanted > nowSeconds / 2
           ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
           : "the recent half of the run"
-      })${pace}; the remaining ${fmt(remaining)} at that rate, bounds ` +
-      `${FASTER_BOUND}× faster to ${SLOWER_BOUND}× slower`;
+      })${pace}; ${how}`;
   return {
     totalSeconds: round1(nowSeconds + rest),
-    lowSeconds: round1(nowSeconds + rest / FASTER_BOUND),
-    highSeconds: round1(nowSeconds + rest * SLOWER_BOUND),
+    lowSeconds: round1(nowSeconds + rest * low),
+    highSeconds: round1(nowSeconds + rest * high),
     deliveriesPerSecond: Math.round(rate * 100) / 100,
     windowSeconds: round1(window),
     longestGapSeconds: round1(longestGap),
@@ -185,6 +263,11 @@ function round2(value: number): number {
 
 function rate2(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
+}
+
+/** A time in ms, in words: `1.25 ms`. */
+function ms(valueMs: number): string {
+  return `${valueMs.toPrecision(3)} ms`;
 }
 
 function round1(value: number): number {

@@ -65,9 +65,16 @@ export interface EstimateRecord {
    * delivery: comparable with a finished run's `totalSeconds`.
    */
   readonly totalSeconds: number;
-  /** The bound if the rest went 4× faster than the measured rate. */
+  /**
+   * The optimistic bound: the rest taking 0.4 of the time estimated for it
+   * (`REST_LOW`, the back-test's range; files written before it: the rest
+   * going 4× faster).
+   */
   readonly lowSeconds: number;
-  /** The bound if the rest went 2× slower than the measured rate. */
+  /**
+   * The pessimistic bound: the rest taking 1.2 of its estimate (`REST_HIGH`;
+   * older files: 2× slower).
+   */
   readonly highSeconds: number;
   /** Deliveries per second over the window the estimate used. */
   readonly deliveriesPerSecond: number;
@@ -189,6 +196,13 @@ export interface RunResult {
    * that opened the queue resolved it; `null` for drivers without a queue.
    */
   readonly implementation?: Implementation | null;
+  /**
+   * For a queue whose every dequeue reads its whole ready backlog: what a
+   * dequeue costs per message waiting, ms (`Driver.dequeueMsPerQueued`),
+   * with which a stopped row's estimate lets a delivery's time fall with the
+   * backlog; absent otherwise and in files written before this field.
+   */
+  readonly dequeueMsPerQueued?: number;
   /** Deliveries and queue depth over time; `null` when nothing arrived. */
   readonly timeline?: Timeline | null;
   /** Fedify's own log of the sender and worker processes. */
@@ -222,7 +236,10 @@ export interface RunResult {
    * `null` when no bound applies.  With `stages`.
    */
   readonly predictedDeliveriesPerSecond?: number | null;
-  /** The model's bounds, the smallest of which is the prediction. */
+  /**
+   * The model's bounds, the smallest of which, after the wait before the
+   * first delivery, gives the prediction.
+   */
   readonly prediction?: PredictionBounds;
   /**
    * For an `incomplete` run stopped by its budget or the time limit while

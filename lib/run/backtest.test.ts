@@ -4,13 +4,19 @@ import { PARAMS, result } from "../testing/chart_fixtures.ts";
 import {
   backTest,
   checkBounds,
+  dequeueCostOf,
+  filledAtOf,
   overheadPerRow,
   projectionTest,
   simulateRow,
   simulateSuite,
 } from "./backtest.ts";
 
-/** A burst row at a constant `rate` with `expected` deliveries. */
+/**
+ * A burst row at a constant `rate` with `expected` deliveries; with no
+ * `implementation` recorded, no driver's dequeue counts as reading its
+ * backlog.
+ */
 function steady(
   driver: string,
   rate: number,
@@ -132,10 +138,66 @@ Deno.test("the bounds are checked against their targets: coverage, median error 
   // Constant rates: every estimate exact and within its bounds.
   assert.equal(check.coverage, 1);
   assert.ok(check.medianAbsError < 0.01);
-  // Stopped at 120 s of 200 s: bounds 120 + 80 / 4 to 120 + 80 × 2, over 200.
-  assert.ok(Math.abs(check.medianWidth - (280 - 140) / 200) < 0.01);
+  // Stopped at 120 s of 200 s: bounds 120 + 80 × 0.4 to 120 + 80 × 1.2,
+  // over 200.
+  assert.ok(Math.abs(check.medianWidth - (216 - 152) / 200) < 0.01);
   assert.ok(check.restRatios.every((r) => Math.abs(r - 1) < 0.01));
   assert.equal(check.met, true);
   // Too few rows or queues is not met, whatever the figures.
   assert.equal(checkBounds(cases.slice(0, 4)).met, false);
+});
+
+Deno.test("which recorded rows read their backlog: the row's own cost, else the driver and the version that ran", () => {
+  const row = (driver: string, extra: Partial<ConfigurationResult> = {}) => ({
+    ...result(driver, 1, "ok"),
+    ...extra,
+  });
+  const ran = (version: string) => ({
+    implementation: {
+      specifier: "@fedify/x",
+      resolved: "packages/x/src/mod.ts",
+      official: true,
+      version,
+    },
+  });
+  assert.equal(dequeueCostOf(row("redis", ran("2.3.5"))), 0.004764);
+  assert.equal(
+    dequeueCostOf(row("redis"), { "@fedify/redis": "1.8.7" }),
+    0.005643,
+  );
+  assert.equal(dequeueCostOf(row("redis-aof", ran("2.3.5"))), 0.004764);
+  assert.equal(dequeueCostOf(row("redis-1.8.7")), 0.005643);
+  assert.equal(dequeueCostOf(row("redis-limit1", ran("2.3.5"))), undefined);
+  assert.equal(dequeueCostOf(row("amqp", { dequeueMsPerQueued: 0.5 })), 0.5);
+  // PostgreSQL: only 1.8.7, by the row's implementation or the file's packages.
+  assert.equal(
+    dequeueCostOf(row("postgres"), { "@fedify/postgres": "1.8.7" }),
+    0.0001049,
+  );
+  assert.equal(
+    dequeueCostOf(row("postgres", ran("2.3.5")), {
+      "@fedify/postgres": "1.8.7",
+    }),
+    undefined,
+  );
+  assert.equal(dequeueCostOf(row("postgres-1.8.7")), 0.0001049);
+  assert.equal(
+    dequeueCostOf(row("postgres-indexed"), { "@fedify/postgres": "1.8.7" }),
+    undefined,
+  );
+});
+
+Deno.test("a recorded row's queue filled when its depth peaked, unless it ends there", () => {
+  const row = (queueDepth: [number, number][]) =>
+    result("redis", 1, "ok", {
+      timeline: {
+        bucketSeconds: 1,
+        deliveries: [],
+        cumulative: [],
+        queueDepth,
+      },
+    });
+  assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900], [30, 400]])), 20);
+  assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900]])), undefined);
+  assert.equal(filledAtOf(row([])), undefined);
 });

@@ -22,6 +22,10 @@ import type {
   RunResult,
 } from "../results/types.ts";
 import { type RunLimits, StopRule } from "./budget.ts";
+import {
+  type BacklogQueue,
+  dequeueMsPerQueued,
+} from "../measure/backlog_cost.ts";
 
 /** The shares of its deliveries at which a finished row is cut. */
 export const CUTS: readonly number[] = [0.25, 0.5];
@@ -56,6 +60,66 @@ export function timelinePoints(run: RunResult): DeliveryPoint[] {
   return (run.timeline?.cumulative ?? []).map(([t, n]) => [t, n]);
 }
 
+/** The queue packages a results file records (`environment.packages`). */
+export type RecordedPackages = Readonly<Record<string, string>>;
+
+/**
+ * What a recorded row's dequeue cost per message waiting, ms, when it read
+ * its whole backlog (`EstimateInput.dequeueMsPerQueued`): the row's own
+ * `dequeueMsPerQueued`, or, in files written before that field, its
+ * driver's and the version that ran (the row's `implementation`, else the
+ * file's `packages`): Redis's queue in any persistence mode (not the
+ * `redis-limit1` ablation), and PostgreSQL's at 1.8.7.
+ */
+export function dequeueCostOf(
+  row: RunResult & { readonly driver: string },
+  packages: RecordedPackages = {},
+): number | undefined {
+  if (row.dequeueMsPerQueued != null) return row.dequeueMsPerQueued;
+  const queue: BacklogQueue | null =
+    ["redis", "redis-1.8.7", "redis-rdb", "redis-aof"].includes(row.driver)
+      ? "redis"
+      : ["postgres", "postgres-1.8.7"].includes(row.driver)
+      ? "postgres"
+      : null;
+  if (queue == null) return undefined;
+  const version = row.driver.endsWith("-1.8.7")
+    ? "1.8.7"
+    : row.implementation?.version ?? packages[`@fedify/${queue}`];
+  return dequeueMsPerQueued(queue, version) ?? undefined;
+}
+
+/**
+ * When a recorded row's queue held all it would hold, seconds from the
+ * start: the first time its recorded queue depth (`timeline.queueDepth`)
+ * reached its peak, as it only falls once every activity's fanout is
+ * handled; `undefined` without a depth series, or when the series ends at
+ * its peak (a row cut off while its queue still filled).
+ */
+export function filledAtOf(row: RunResult): number | undefined {
+  const depth = row.timeline?.queueDepth ?? [];
+  if (depth.length < 2) return undefined;
+  let peak = 0;
+  for (let i = 1; i < depth.length; i++) {
+    if (depth[i][1] > depth[peak][1]) peak = i;
+  }
+  return peak === depth.length - 1 ? undefined : Math.max(0, depth[peak][0]);
+}
+
+/**
+ * What the estimator knew of a recorded row's filling at `seconds`: when
+ * its queue filled, if by then, `null` if it still filled then, and
+ * `undefined` when the recording does not say.
+ */
+function filledAtAt(
+  row: RunResult,
+  seconds: number,
+): number | null | undefined {
+  const filledAt = filledAtOf(row);
+  if (filledAt == null) return undefined;
+  return filledAt <= seconds ? filledAt : null;
+}
+
 /** Whether a row is a burst: no steady load, search, idle or crash test. */
 function isBurst(row: RunResult): boolean {
   return row.timeline != null && row.load == null && row.maxRate == null &&
@@ -84,11 +148,14 @@ function testCase(
   atSeconds: number,
   target: number,
   actualSeconds: number,
+  packages: RecordedPackages,
 ): BackTestCase | null {
   const estimate = estimateTotal({
     points: timelinePoints(row),
     nowSeconds: atSeconds,
     expected: target,
+    dequeueMsPerQueued: dequeueCostOf(row, packages),
+    filledAtSeconds: filledAtAt(row, atSeconds),
   });
   if (estimate == null) return null;
   return {
@@ -109,12 +176,14 @@ function testCase(
  * The back-test cases of one results file's finished burst rows: each cut
  * at the shares `cuts` of its deliveries, and where the stop rule under
  * `limits` would stop it (when it would), against its measured total.
+ * `packages` are the file's `environment.packages`.
  */
 export function backTest(
   file: string,
   rows: readonly ConfigurationResult[],
   limits?: RunLimits,
   cuts: readonly number[] = CUTS,
+  packages: RecordedPackages = {},
 ): BackTestCase[] {
   const cases: BackTestCase[] = [];
   for (const row of rows) {
@@ -124,13 +193,29 @@ export function backTest(
     for (const cut of cuts) {
       const at = points.find(([, n]) => n >= cut * row.expected);
       if (at == null || at[1] >= row.expected) continue;
-      const c = testCase(file, row, cut, at[0], row.expected, actual);
+      const c = testCase(
+        file,
+        row,
+        cut,
+        at[0],
+        row.expected,
+        actual,
+        packages,
+      );
       if (c != null) cases.push(c);
     }
     if (limits == null) continue;
-    const stop = simulateRow(row, limits);
+    const stop = simulateRow(row, limits, packages);
     if (stop.finished) continue;
-    const c = testCase(file, row, "stop", stop.seconds, row.expected, actual);
+    const c = testCase(
+      file,
+      row,
+      "stop",
+      stop.seconds,
+      row.expected,
+      actual,
+      packages,
+    );
     if (c != null) cases.push(c);
   }
   return cases;
@@ -146,6 +231,7 @@ export function projectionTest(
   file: string,
   rows: readonly ConfigurationResult[],
   cuts: readonly number[] = CUTS,
+  packages: RecordedPackages = {},
 ): BackTestCase[] {
   const cases: BackTestCase[] = [];
   for (const row of rows) {
@@ -159,7 +245,7 @@ export function projectionTest(
     for (const cut of cuts) {
       const at = points.find(([, n]) => n >= cut * final);
       if (at == null || at[1] >= final) continue;
-      const c = testCase(file, row, cut, at[0], final, actual);
+      const c = testCase(file, row, cut, at[0], final, actual, packages);
       if (c != null) cases.push(c);
     }
   }
@@ -196,7 +282,7 @@ export interface BoundsCheck {
   readonly medianWidth: number;
   /**
    * The actual rest ÷ the estimated rest (the time after the cut), sorted:
-   * the evidence bounds derived from the back-test would rest on.
+   * the evidence the estimate's bounds (`REST_LOW`, `REST_HIGH`) rest on.
    */
   readonly restRatios: readonly number[];
   /** Whether every target is met. */
@@ -280,8 +366,9 @@ export interface SimulatedSuite {
  * cut at the latest.
  */
 export function simulateRow(
-  row: RunResult & { id: string },
+  row: RunResult & { id: string; driver: string },
   limits: RunLimits,
+  packages: RecordedPackages = {},
 ): SimulatedRow {
   const points = timelinePoints(row);
   const finishAt = row.status === "ok" ? row.totalSeconds : null;
@@ -303,6 +390,8 @@ export function simulateRow(
       points,
       nowSeconds: t,
       expected: row.expected,
+      dequeueMsPerQueued: dequeueCostOf(row, packages),
+      filledAtSeconds: filledAtAt(row, t),
     });
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     const stop = rule.decide(t, estimate, sendDone);
@@ -347,7 +436,7 @@ export function simulateSuite(
   const overheadSeconds = overheadPerRow(document);
   const rows = document.results
     .filter((row) => !skip.includes(row.id))
-    .map((row) => simulateRow(row, limits));
+    .map((row) => simulateRow(row, limits, document.environment?.packages));
   const totalSeconds = rows.reduce(
     (sum, row) => sum + row.seconds + overheadSeconds,
     0,

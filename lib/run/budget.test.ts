@@ -33,7 +33,8 @@ Deno.test("a run that will finish within its budget goes on", () => {
 });
 
 Deno.test("a run clearly beyond its budget on a settled rate is stopped once observed long enough", () => {
-  // 1,000 s at 10/s: even 4× faster, 30 + 9,700 / 40 = 272.5 s > 180 s.
+  // 1,000 s at 10/s: its optimistic bound, 30 + 0.4 × 9,700 / 10 = 418 s,
+  // lies beyond 1.5 × 120 s.
   const early = at(MIN_OBSERVED_SECONDS - 1, 10, 10_000);
   assert.ok(early.settled && early.lowSeconds > NEAR_END * 120);
   assert.equal(
@@ -47,7 +48,7 @@ Deno.test("a run clearly beyond its budget on a settled rate is stopped once obs
   assert.equal(decision?.stoppedBy, "budget");
   assert.match(
     decision!.reason,
-    /cannot finish within 1\.5× the budget of 120 s \(even 4× faster it would take 273 s\)/,
+    /cannot finish within 1\.5× the budget of 120 s \(its estimate's optimistic bound is 418 s\)/,
   );
 });
 

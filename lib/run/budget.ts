@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { FASTER_BOUND, type TotalEstimate } from "../measure/estimate.ts";
+import type { TotalEstimate } from "../measure/estimate.ts";
 
 /**
  * The least time a run is watched before it is judged by its estimate; a
@@ -129,7 +129,7 @@ export class StopRule {
           (limit.stoppedBy === "budget"
             ? `${NEAR_END}× the budget of ${limit.seconds} s`
             : `the time limit of ${limit.seconds} s`) +
-          ` (even ${FASTER_BOUND}× faster it would take ` +
+          ` (its estimate's optimistic bound is ` +
           `${Math.round(estimate.lowSeconds)} s)`,
       };
     }

@@ -90,6 +90,8 @@ export interface RunObservations {
   readonly server: ServerRecord | null;
   /** What the driver's queue specifier resolved to, if known. */
   readonly implementation: Implementation | null;
+  /** See `RunResult.dequeueMsPerQueued`. */
+  readonly dequeueMsPerQueued?: number;
   /** Epoch ms the sender started sending from, if it did. */
   readonly started?: number;
   /** What the run sent; a burst when absent. */
@@ -199,6 +201,9 @@ export function buildRunResult(run: RunObservations): RunResult {
     cpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["sender", "worker"]), delivered),
     serverCpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["server"]), delivered),
     implementation: run.implementation,
+    ...(run.dequeueMsPerQueued == null
+      ? {}
+      : { dequeueMsPerQueued: run.dequeueMsPerQueued }),
     timeline: sendStart(run) == null || run.arrivals == null
       ? null
       : buildTimeline(run.arrivals.firstArrival, sendStart(run)!, run.depth),

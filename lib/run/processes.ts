@@ -248,6 +248,21 @@ export class RunProcesses {
   }
 
   /**
+   * How many fanout messages the app's processes have handled so far, from
+   * the `fanout` timings of their `stages` messages (0 without stage
+   * timing).
+   */
+  fanoutsHandled(): number {
+    let count = 0;
+    for (const child of this.#children) {
+      for (const message of child.all("stages")) {
+        count += message.samples.fanout?.length ?? 0;
+      }
+    }
+    return count;
+  }
+
+  /**
    * Each app process's `stages` messages, one list per process that sent
    * any, in start order.
    */

@@ -54,6 +54,13 @@ import type { Configuration } from "./configurations.ts";
 
 /** How often the runner asks the inbox for its counters. */
 const POLL_MS = 250;
+
+/**
+ * Fedify's fanout threshold (`FANOUT_THRESHOLD` in its middleware): with
+ * `fanout: "auto"`, an activity to at least this many inboxes goes through
+ * one fanout message.  Every recipient here has an inbox of its own.
+ */
+export const FANOUT_THRESHOLD = 5;
 /** How long an idle measurement lets the processes settle after start-up. */
 const IDLE_SETTLE_MS = 2_000;
 
@@ -299,6 +306,8 @@ class Run {
       startMs: performance.now(),
       onProgress: context.onProgress,
       limits: this.#limits(),
+      dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
+      fansOut: this.#fansOut(),
     });
     let stageBatches = 0;
     while (true) {
@@ -332,6 +341,7 @@ class Run {
           ? this.#total
           : sender.latest("progress")?.sent ?? 0,
         sendDone: this.#sent != null,
+        fanoutsHandled: this.#processes.fanoutsHandled(),
       });
       if (verdict === "done") break;
       if (verdict === "stalled") {
@@ -456,6 +466,9 @@ class Run {
       timeoutSeconds: this.#timeoutSeconds,
       server: this.#server,
       implementation: this.#implementation,
+      ...(this.#configuration.driver.dequeueMsPerQueued == null ? {} : {
+        dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
+      }),
       started: this.#processes.senderStarted(),
       load: this.#context.load,
       schedule: this.#schedule,
@@ -520,6 +533,20 @@ class Run {
     const { direct, generator } = this.#configuration;
     return this.#context.params.stages !== false && !direct && !generator &&
       this.#context.load?.kind !== "idle";
+  }
+
+  /**
+   * Whether this run's activities each go through a fanout message whose
+   * handling the bench counts: its stages are timed, it has a queue, and
+   * Fedify fans out (`--fanout force`, or `auto` with at least
+   * {@link FANOUT_THRESHOLD} recipients).
+   */
+  #fansOut(): boolean {
+    const { params } = this.#context;
+    const mode = this.#configuration.fanout ?? params.fanout;
+    return this.#timeStages() && this.#configuration.driver.open != null &&
+      (mode === "force" ||
+        (mode === "auto" && params.recipients >= FANOUT_THRESHOLD));
   }
 
   /** Whether this run samples `getDepth()`: asked, and it has a queue. */

@@ -156,9 +156,9 @@ Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
 });
 
 Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget with an estimate", () => {
-  // One delivery every 4 s of 10: 40 s in all, against a 20 s budget; its
-  // optimistic bound (the rest 4× faster) never lies past 1.5 × 20 s before
-  // the budget, so it is stopped there, not earlier.
+  // One delivery every 3.5 s of 10: 35 s in all, against a 20 s budget;
+  // its optimistic bound (the rest taking 0.4 of its estimate) never lies
+  // past 1.5 × 20 s before the budget, so it is stopped there, not earlier.
   const w = watch({
     stallSeconds: 30,
     limits: { budgetSeconds: 20, timeoutSeconds: 60 },
@@ -169,7 +169,7 @@ Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget w
     t += 250;
     verdict = w.observe({
       nowMs: t,
-      stats: stats(Math.floor(t / 4_000)),
+      stats: stats(Math.floor(t / 3_500)),
       sent: 1,
       sendDone: true,
     });

@@ -71,6 +71,19 @@ export interface WatchOptions {
    * at the time limit (verdict `timed out`), and estimates its total.
    */
   readonly limits?: RunLimits;
+  /**
+   * For a queue whose dequeue reads its whole backlog, what a dequeue costs
+   * per message waiting, ms (`Driver.dequeueMsPerQueued`): the estimate then
+   * lets a delivery's time fall with the backlog.
+   */
+  readonly dequeueMsPerQueued?: number;
+  /**
+   * Whether each activity goes through a fanout message whose handling
+   * the runner counts (`Observation.fanoutsHandled`): the queue then fills
+   * until every sent activity's fanout is handled, and until then its
+   * estimate's rate has not settled.
+   */
+  readonly fansOut?: boolean;
   /** `performance.now()` when sending began. */
   readonly startMs: number;
   /** Called about every second. */
@@ -87,6 +100,8 @@ export interface Observation {
   readonly sent: number;
   /** Whether the send loop is over (the sender reported `sent`). */
   readonly sendDone: boolean;
+  /** Fanout messages handled so far (with `WatchOptions.fansOut`). */
+  readonly fanoutsHandled?: number;
 }
 
 /**
@@ -119,6 +134,11 @@ export class ProgressWatch {
   /** `[seconds since start, delivered]` at each poll where the count rose. */
   readonly #points: DeliveryPoint[] = [];
   #stop: Stop | undefined;
+  /**
+   * When the queue filled (seconds since the start), `null` while it
+   * fills, `undefined` when the run does not fan out.
+   */
+  #filledAt: number | null | undefined;
   /** The stop rule, when the run is held to limits. */
   readonly #rule: StopRule | null;
 
@@ -127,6 +147,7 @@ export class ProgressWatch {
     this.#options = options;
     this.#lastActivity = options.startMs;
     this.#rule = options.limits == null ? null : new StopRule(options.limits);
+    this.#filledAt = options.fansOut === true ? null : undefined;
   }
 
   /**
@@ -160,10 +181,18 @@ export class ProgressWatch {
     while (recent.length > 1 && nowMs - recent[0][0] > RATE_WINDOW_MS) {
       recent.shift();
     }
+    if (
+      this.#filledAt === null && observation.sendDone &&
+      (observation.fanoutsHandled ?? 0) >= sent
+    ) {
+      this.#filledAt = elapsedSeconds;
+    }
     const estimate = options.limits == null ? null : estimateTotal({
       points: this.#points,
       nowSeconds: elapsedSeconds,
       expected: options.expected - stats.goneDeliveries,
+      dequeueMsPerQueued: options.dequeueMsPerQueued,
+      filledAtSeconds: this.#filledAt,
     });
     if (nowMs - this.#lastReport >= REPORT_MS) {
       this.#lastReport = nowMs;

@@ -141,7 +141,7 @@ function stopped(
   const rate = remaining / (totalSeconds - 30);
   return result(driver, parallelism, "incomplete", {
     reason: "stopped at 30 s: cannot finish within the budget of 120 s " +
-      `(even 4× faster it would take ${Math.round(lowSeconds)} s)`,
+      `(its estimate's optimistic bound is ${Math.round(lowSeconds)} s)`,
     expected: 50_000,
     delivered,
     missing: remaining,
@@ -157,7 +157,8 @@ function stopped(
         `${delivered} of 50,000 delivered in 30 s; ${
           rate.toFixed(1)
         }/s over the last 15 s (the recent half of the run); the remaining ` +
-        `${remaining} at that rate, bounds 4× faster to 2× slower`,
+        `${remaining} at that rate, bounds: the rest taking 0.4–1.2 of that ` +
+        "time, the back-test's range",
     },
   });
 }
