@@ -41,6 +41,7 @@ function input(
     serverCpuMs: 0.5,
     inboxCpuMs: 0.5,
     eventLoopSeconds: null,
+    firstDeliverySeconds: null,
     ...overrides,
   };
 }
@@ -173,4 +174,27 @@ Deno.test("a serial queue under ParallelMessageQueue: the dequeue loop and the s
   const limit = limitedBy(row, prediction)!;
   assert.equal(limit.resource, "dequeue");
   assert.match(limit.evidence, /the dequeue loop and the 4 slots together/);
+});
+
+Deno.test("the wait before the first delivery is added to the deliveries at the smallest bound", () => {
+  // 1,000 deliveries at a consumer bound of 100/s take 10 s, after a 5 s
+  // wait for the first: 1,000 ÷ 15 s.
+  const row = input({
+    byStage: { outbox: figures(10, 1000) },
+  }, {
+    deliveriesPerSecond: 1000 / 15,
+    firstDeliverySeconds: 5,
+    appCpuMs: 1,
+    serverCpuMs: 0,
+    inboxCpuMs: 0,
+  });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.consumer, 100);
+  assert.equal(prediction.bounds.firstDeliverySeconds, 5);
+  assert.equal(prediction.deliveriesPerSecond, 66.7);
+  // The resource is judged by the rate once deliveries flowed: 100/s over
+  // the 10 s after the wait, the slot fully busy.
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "consumer");
+  assert.equal(limit.utilisation, 1);
 });

@@ -27,6 +27,14 @@
  *   loop and the slots together ({@link pipelineRate}), below both, since
  *   each waits on the other at times.
  *
+ * The bounds are rates once deliveries flow; a row's measured rate also
+ * holds the wait before its first delivery (from the first `sendActivity`
+ * call: a worker in another process that sees the first message only at
+ * its next poll, for example), measured in the row as its total minus its
+ * receive time.  So the prediction is delivered ÷ (that wait + delivered ÷
+ * the smallest bound), and {@link limitedBy} judges each resource by the
+ * rate over the receive time.
+ *
  * A queue that runs handlers concurrently itself has no slot or turnaround
  * bound: only the CPU and event-loop bounds apply, and where its rate is held down by
  * something else (a poll interval, a lock) the prediction misses, which
@@ -65,6 +73,11 @@ export interface ModelInput {
    * queue (a worker, or the sender where it consumes); `null` unknown.
    */
   readonly eventLoopSeconds: number | null;
+  /**
+   * Seconds from the first `sendActivity` call to the first delivery;
+   * `null` unknown (taken as 0).
+   */
+  readonly firstDeliverySeconds: number | null;
 }
 
 /** What {@link modelInputOf} reads of a row, as its result records it. */
@@ -75,6 +88,10 @@ export interface ModelRow {
   readonly delivered: number;
   /** The measured rate. */
   readonly deliveriesPerSecond?: number | null;
+  /** Seconds from the first `sendActivity` call to the last delivery. */
+  readonly totalSeconds?: number | null;
+  /** Seconds from the first delivery to the last. */
+  readonly receiveSeconds?: number | null;
   /** The `ParallelMessageQueue` level. */
   readonly parallelism: number;
   /** Worker processes (0: the sender consumed). */
@@ -115,12 +132,19 @@ export function modelInputOf(row: ModelRow, cores: number): ModelInput {
     serverCpuMs: row.serverCpuMsPerDelivery ?? null,
     inboxCpuMs,
     eventLoopSeconds: loops.length === 0 ? null : Math.max(...loops),
+    firstDeliverySeconds: row.totalSeconds == null ||
+        row.receiveSeconds == null
+      ? null
+      : Math.max(0, row.totalSeconds - row.receiveSeconds),
   };
 }
 
 /** A row's prediction. */
 export interface Prediction {
-  /** The smallest bound, deliveries/s; `null` when no bound applies. */
+  /**
+   * Deliveries/s: delivered ÷ (the wait before the first delivery +
+   * delivered ÷ the smallest bound); `null` when no bound applies.
+   */
   readonly deliveriesPerSecond: number | null;
   /** Each bound. */
   readonly bounds: PredictionBounds;
@@ -175,11 +199,21 @@ export function predict(input: ModelInput): Prediction {
   const applicable = [cpu, eventLoop, consumer, dequeue, pipeline].filter((
     b,
   ) => b != null);
+  if (applicable.length === 0) return { deliveriesPerSecond: null, bounds };
+  const steady = Math.min(...applicable);
+  const wait = input.firstDeliverySeconds ?? 0;
   return {
-    deliveriesPerSecond: applicable.length === 0
-      ? null
-      : round(Math.min(...applicable)),
-    bounds,
+    deliveriesPerSecond: round(
+      wait > 0 && input.delivered > 0
+        ? input.delivered / (wait + input.delivered / steady)
+        : steady,
+    ),
+    bounds: {
+      ...bounds,
+      ...(input.firstDeliverySeconds == null
+        ? {}
+        : { firstDeliverySeconds: roundTo(input.firstDeliverySeconds, 3) }),
+    },
   };
 }
 
@@ -222,7 +256,7 @@ export function limitedBy(
   input: ModelInput,
   prediction: Prediction,
 ): LimitedByRecord | null {
-  const rate = input.deliveriesPerSecond;
+  const rate = flowingRate(input);
   if (rate == null || rate <= 0) return null;
   const { bounds } = prediction;
   const used = (["cpu", "eventLoop", "consumer", "dequeue"] as const)
@@ -260,6 +294,18 @@ export function limitedBy(
       : `nothing measured is near its limit; the nearest: ${evidence}`,
     utilisation: roundTo(top.utilisation, 3),
   };
+}
+
+/**
+ * The measured rate once deliveries flowed: delivered over the receive
+ * time, the row's time less the wait before its first delivery.
+ */
+function flowingRate(input: ModelInput): number | null {
+  const rate = input.deliveriesPerSecond;
+  const wait = input.firstDeliverySeconds ?? 0;
+  if (rate == null || rate <= 0 || wait <= 0) return rate;
+  const seconds = input.delivered / rate - wait;
+  return seconds > 0 ? input.delivered / seconds : rate;
 }
 
 /** The figure that shows a resource's use, in words. */

@@ -259,6 +259,12 @@ export interface PredictionBounds {
    * files made before it.
    */
   readonly pipeline?: number | null;
+  /**
+   * Not a bound: seconds from the first `sendActivity` call to the first
+   * delivery, which the prediction adds to the deliveries at the smallest
+   * bound.  Absent in files made before it, and where it is unknown.
+   */
+  readonly firstDeliverySeconds?: number;
 }
 
 /** A row's queue work spread over its deliveries, ms per delivery. */
