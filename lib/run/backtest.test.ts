@@ -199,5 +199,10 @@ Deno.test("a recorded row's queue filled when its depth peaked, unless it ends t
     });
   assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900], [30, 400]])), 20);
   assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900]])), undefined);
+  // Cut off while filling: the depth wavers near its peak.
+  assert.equal(
+    filledAtOf(row([[0, 0], [10, 500], [20, 900], [30, 880]])),
+    undefined,
+  );
   assert.equal(filledAtOf(row([])), undefined);
 });

@@ -93,8 +93,9 @@ export function dequeueCostOf(
  * When a recorded row's queue held all it would hold, seconds from the
  * start: the first time its recorded queue depth (`timeline.queueDepth`)
  * reached its peak, as it only falls once every activity's fanout is
- * handled; `undefined` without a depth series, or when the series ends at
- * its peak (a row cut off while its queue still filled).
+ * handled; `undefined` without a depth series, or when the depth never
+ * fell below {@link DRAINED_BELOW} of its peak afterwards (a row cut off
+ * while its queue still filled, its depth wavering near the top).
  */
 export function filledAtOf(row: RunResult): number | undefined {
   const depth = row.timeline?.queueDepth ?? [];
@@ -103,8 +104,17 @@ export function filledAtOf(row: RunResult): number | undefined {
   for (let i = 1; i < depth.length; i++) {
     if (depth[i][1] > depth[peak][1]) peak = i;
   }
-  return peak === depth.length - 1 ? undefined : Math.max(0, depth[peak][0]);
+  const drained = depth.slice(peak + 1).some(([, n]) =>
+    n <= DRAINED_BELOW * depth[peak][1]
+  );
+  return drained ? Math.max(0, depth[peak][0]) : undefined;
 }
+
+/**
+ * A recorded queue has filled once its depth falls to this share of its
+ * peak (see {@link filledAtOf}).
+ */
+export const DRAINED_BELOW = 0.9;
 
 /**
  * What the estimator knew of a recorded row's filling at `seconds`: when

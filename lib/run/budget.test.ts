@@ -52,6 +52,25 @@ Deno.test("a run clearly beyond its budget on a settled rate is stopped once obs
   );
 });
 
+Deno.test("a window cut short where the queue filled does not stop a run early until it spans half the watch", () => {
+  // 10/s, hopeless against the budget, but the queue filled at 50 s: at
+  // 52 s the window is 2 s long; from 65 s it spans 15 s.
+  const points: [number, number][] = [];
+  for (let t = 1; t <= 70; t++) points.push([t, t * 10]);
+  const estimate = (now: number) =>
+    estimateTotal({
+      points,
+      nowSeconds: now,
+      expected: 10_000,
+      filledAtSeconds: 50,
+    })!;
+  const rule = new StopRule(budget);
+  assert.ok(estimate(52).settled && estimate(52).lowSeconds > NEAR_END * 120);
+  assert.equal(rule.decide(52, estimate(52)), null);
+  assert.equal(rule.decide(64, estimate(64)), null);
+  assert.equal(rule.decide(65, estimate(65))?.stoppedBy, "budget");
+});
+
 Deno.test("a rate that has not settled never stops a run early", () => {
   const estimate = speedingUp(40, 1_000_000);
   assert.equal(estimate.settled, false);

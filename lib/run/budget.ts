@@ -56,7 +56,9 @@ export const NEAR_END = 1.5;
  * runs to its end; and a run is stopped before its budget only when it is
  * clearly beyond it: after at least {@link MIN_OBSERVED_SECONDS} (or a
  * quarter of the limit when that is shorter), with its send loop over, on a
- * rate that has settled (`TotalEstimate.settled`), and with even the
+ * rate that has settled (`TotalEstimate.settled`) over a window of at least
+ * half that time (a window cut short where the queue filled is too short
+ * until then), and with even the
  * optimistic bound of its estimate past {@link NEAR_END} × the budget (past
  * the time limit where no budget binds).  A rate that has not settled
  * never stops a run early: the run goes on, up to its budget.
@@ -121,7 +123,8 @@ export class StopRule {
       : limit.seconds;
     if (
       sendDone && elapsedSeconds >= observed && estimate != null &&
-      estimate.settled && estimate.lowSeconds > beyond
+      estimate.settled && estimate.windowSeconds >= observed / 2 &&
+      estimate.lowSeconds > beyond
     ) {
       return {
         stoppedBy: limit.stoppedBy,
