@@ -16,14 +16,20 @@ Deno.test("a published row remodelled with the model it was made with keeps its 
     await Deno.readTextFile(join(published, "latest.json")),
   );
   const { document: again, ids } = remodel(document);
-  // The four rows with a queue; `none` has no model.
+  // Every row with stages: `none`, with its CPU and event-loop bounds only,
+  // and the four with a queue.
   assert.deepEqual(ids, [
+    "none",
     "in-process-x4",
     "amqp-x4",
     "sqlite-x4",
     "mysql-x4",
   ]);
-  for (const id of ids) {
+  const none = again.results.find((r) => r.id === "none")!;
+  assert.equal(none.prediction!.consumer, null);
+  assert.ok(none.prediction!.cpu! > 0);
+  assert.ok(none.predictedDeliveriesPerSecond! > 0);
+  for (const id of ids.filter((id) => id !== "none")) {
     const before = document.results.find((r) => r.id === id)!;
     const after = again.results.find((r) => r.id === id)!;
     // The bounds the file recorded come out the same from its figures.
@@ -44,7 +50,7 @@ Deno.test("deno task remodel rewrites the model's fields, records it and renders
     const document: ResultsDocument = JSON.parse(
       await Deno.readTextFile(join(dir, "latest.json")),
     );
-    assert.equal(document.remodelled?.ids.length, 4);
+    assert.equal(document.remodelled?.ids.length, 5);
     // mysql ×4 hands one message at a time to the slots: the pipeline,
     // after the wait before its first delivery.
     const mysql = document.results.find((r) => r.id === "mysql-x4")!;

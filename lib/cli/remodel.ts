@@ -17,10 +17,12 @@ import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
 import { rerender } from "./report.ts";
 import { readCommit } from "../measure/provenance.ts";
 
-/** The rows the model applies to again: one run, stages, a queue. */
+/**
+ * The rows the model applies to again: one run with stages (with or without
+ * a queue: a row without one, `none`, has its CPU and event-loop bounds).
+ */
 function remodelled(row: ConfigurationResult): boolean {
-  return row.stages != null && row.prediction != null &&
-    (row.runs == null || row.runs.length <= 1);
+  return row.stages != null && (row.runs == null || row.runs.length <= 1);
 }
 
 /**

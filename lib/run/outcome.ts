@@ -256,7 +256,8 @@ function stageFigures(
     ...(run.stages.removes == null ? {} : { removes: run.stages.removes }),
   });
   if (stages == null) return {};
-  if (!run.stages.hasQueue) return { stages };
+  // A row without a queue (`none`) has no slot or dequeue bound: its CPU and
+  // event-loop bounds still predict it.
   const input = modelInputOf({
     ...result,
     stages,
