@@ -13,6 +13,7 @@
  */
 import { resolve } from "node:path";
 import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
+import { nearestRank } from "../measure/stats.ts";
 import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
 import {
   backTest,
@@ -73,9 +74,7 @@ function boundsReport(check: BoundsCheck): string {
   const pct = (v: number) => `${(v * 100).toFixed(0)} %`;
   const ratios = check.restRatios;
   const at = (q: number) =>
-    ratios.length === 0
-      ? "—"
-      : (q === 0 ? ratios[0] : quantile(ratios, q)).toFixed(2);
+    ratios.length === 0 ? "—" : nearestRank(ratios, q).toFixed(2);
   return `\nThe bounds at the default's stop, against their targets (${
     check.met ? "all met" : "not all met"
   }): ${check.cases} cases from ${check.rows} rows of ${check.queues} ` +

@@ -21,8 +21,8 @@
  * estimated for it.  From the back-test (`deno task backtest`): at the
  * default's stop, the rows that went on to finish took 0.43–1.03 of the
  * rest estimated for them (docs/methodology.md); the bounds round that
- * range outwards, and `backtest.test.ts` checks that they still cover
- * every case of the published results.
+ * range outwards, and `lib/cli/backtest.test.ts` checks that they still
+ * meet the back-test's targets on the published results.
  */
 export const REST_LOW = 0.4;
 /** The bound above: the rest taking this share of its estimate. */
