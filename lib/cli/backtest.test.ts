@@ -22,7 +22,7 @@ Deno.test("on the published results: the back-test and the budgets", async () =>
     stdout,
     /The bounds at the default's stop, against their targets \(all met\)/,
   );
-  assert.match(stdout, /budget 120 s \(default\): [\d.]+ min/);
+  assert.match(stdout, /budget 90 s \(default\): [\d.]+ min/);
 });
 
 Deno.test("no results, or a bad argument: exit 2 with the fix", async () => {

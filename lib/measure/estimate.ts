@@ -106,6 +106,11 @@ export interface TotalEstimate {
   readonly settled: boolean;
   /** Deliveries per second over the window's older and newer halves. */
   readonly halfRates: readonly [number, number];
+  /**
+   * Whether the queue was still filling (`EstimateInput.filledAtSeconds`
+   * `null`): such a rate has not settled.
+   */
+  readonly filling: boolean;
   /** Deliveries so far. */
   readonly delivered: number;
   /** How it was made, in words. */
@@ -217,6 +222,7 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     longestGapSeconds: round1(longestGap),
     settled,
     halfRates: [round2(older), round2(newer)],
+    filling,
     delivered,
     basis,
   };

@@ -106,6 +106,7 @@ Deno.test("a run beyond 1.5× its budget is stopped at its budget, with its esti
       "total of 200 s, beyond 1.5× the budget",
   );
   assert.equal(rule.runsToEnd, false);
+  assert.equal(decision?.estimate, estimate);
   assert.equal(
     new StopRule(budget).decide(120, null)?.reason,
     "budget of 120 s reached",
@@ -138,4 +139,40 @@ Deno.test("a run is not judged early while its send loop runs", () => {
     new StopRule(budget).decide(120, estimate, false)?.stoppedBy,
     "budget",
   );
+});
+
+Deno.test("a run stopped at its budget before its rate settled carries no estimate, and says why", () => {
+  // 10,000 at 50/s, but its queue still filling: the rate is not its pace.
+  const points: [number, number][] = [];
+  for (let t = 1; t <= 120; t++) points.push([t, t * 50]);
+  const filling = estimateTotal({
+    points,
+    nowSeconds: 120,
+    expected: 10_000,
+    filledAtSeconds: null,
+  })!;
+  assert.equal(filling.settled, false);
+  const decision = new StopRule(budget).decide(120, filling);
+  assert.equal(decision?.stoppedBy, "budget");
+  assert.equal(decision?.estimate, null);
+  assert.equal(
+    decision?.reason,
+    "budget of 120 s reached while still delivering, before its rate had " +
+      "settled (its queue was still filling (not every activity's fanout " +
+      "handled), so its consumer still shared its time with fanning out); " +
+      "6,000 delivered by then, and no estimate of its total, as none rests " +
+      "on a pace the run had not settled into",
+  );
+  // A rate that sped up has not settled either.
+  const faster = speedingUp(120, 1_000_000);
+  assert.equal(faster.settled, false);
+  const sped = new StopRule(budget).decide(120, faster);
+  assert.equal(sped?.estimate, null);
+  assert.match(
+    sped!.reason,
+    /before its rate had settled \([\d.]+\/s, then [\d.]+\/s over the two halves of the last 60 s\)/,
+  );
+  // The time limit keeps only a settled estimate too.
+  const untilDone = { budgetSeconds: null, timeoutSeconds: 120 };
+  assert.equal(new StopRule(untilDone).decide(120, filling)?.estimate, null);
 });

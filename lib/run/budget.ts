@@ -29,6 +29,12 @@ export interface StopDecision {
   readonly stoppedBy: "budget" | "time limit";
   /** The result's reason, in words. */
   readonly reason: string;
+  /**
+   * The estimate the result carries: the one the rule was given when its
+   * rate had settled, `null` when it had not (no estimate from a pace the
+   * run had not settled into) or there was none.
+   */
+  readonly estimate: TotalEstimate | null;
 }
 
 /** The limit a run is held to and what it is called. */
@@ -48,6 +54,27 @@ function bindingLimit(
  * total was a few seconds away.
  */
 export const NEAR_END = 1.5;
+
+/**
+ * What a stop's reason adds for an estimate whose rate had not settled, which
+ * the result then does not carry: the count so far and why the rate is not
+ * the run's pace.
+ */
+function unsettledNote(estimate: TotalEstimate | null): string {
+  if (estimate == null || estimate.settled) return "";
+  const [older, newer] = estimate.halfRates;
+  const why = estimate.filling
+    ? "its queue was still filling (not every activity's fanout handled), " +
+      "so its consumer still shared its time with fanning out"
+    : estimate.windowSeconds < 1
+    ? "its deliveries so far came in one burst"
+    : `${older}/s, then ${newer}/s over the two halves of the last ` +
+      `${Math.round(estimate.windowSeconds)} s`;
+  return `, before its rate had settled (${why}); ` +
+    `${estimate.delivered.toLocaleString("en-US")} delivered by then, and ` +
+    "no estimate of its total, as none rests on a pace the run had not " +
+    "settled into";
+}
 
 /**
  * The stop rule of one run, asked at each poll ({@link StopRule.decide}):
@@ -95,10 +122,13 @@ export class StopRule {
     const limit = bindingLimit({ budgetSeconds: budget, timeoutSeconds });
     const at = Math.round(elapsedSeconds);
     if (elapsedSeconds >= limit.seconds) {
+      const kept = estimate?.settled ? estimate : null;
       if (limit.stoppedBy === "time limit") {
         return {
           stoppedBy: "time limit",
-          reason: `timed out after ${limit.seconds} s`,
+          reason: `timed out after ${limit.seconds} s` +
+            unsettledNote(estimate),
+          estimate: kept,
         };
       }
       if (
@@ -112,12 +142,15 @@ export class StopRule {
         reason: `budget of ${limit.seconds} s reached` +
           (estimate == null
             ? ""
-            : ` while still delivering, with an estimated total of ` +
+            : estimate.settled
+            ? ` while still delivering, with an estimated total of ` +
               `${Math.round(estimate.totalSeconds)} s, beyond ${NEAR_END}× ` +
-              `the budget`),
+              `the budget`
+            : ` while still delivering` + unsettledNote(estimate)),
+        estimate: kept,
       };
     }
-    const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 4);
+    const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 3);
     const beyond = limit.stoppedBy === "budget"
       ? NEAR_END * limit.seconds
       : limit.seconds;
@@ -134,6 +167,7 @@ export class StopRule {
             : `the time limit of ${limit.seconds} s`) +
           ` (its estimate's optimistic bound is ` +
           `${Math.round(estimate.lowSeconds)} s)`,
+        estimate,
       };
     }
     return null;

@@ -156,10 +156,13 @@ Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
 });
 
 Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget with an estimate", () => {
-  // One delivery every 3.5 s of 10: 35 s in all, against a 20 s budget;
-  // its optimistic bound (the rest taking 0.4 of its estimate) never lies
-  // past 1.5 × 20 s before the budget, so it is stopped there, not earlier.
+  // One delivery every 0.4 s of 100: 40 s in all, against a 20 s budget;
+  // its optimistic bound (the rest taking 0.4 of its estimate, 0.6 t + 16 s)
+  // never lies past 1.5 × 20 s before the budget, so it is stopped there,
+  // not earlier, on a rate that has settled.
+  const expected = 100;
   const w = watch({
+    expected,
     stallSeconds: 30,
     limits: { budgetSeconds: 20, timeoutSeconds: 60 },
   });
@@ -167,9 +170,15 @@ Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget w
   let t = 0;
   while (verdict === "waiting" && t < 60_000) {
     t += 250;
+    const delivered = Math.floor(t / 400);
     verdict = w.observe({
       nowMs: t,
-      stats: stats(Math.floor(t / 3_500)),
+      stats: inboxStats(expected, {
+        delivered,
+        missing: expected - delivered,
+        requests: delivered,
+        attempts: delivered,
+      }),
       sent: 1,
       sendDone: true,
     });
@@ -183,6 +192,7 @@ Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget w
     /^budget of 20 s reached while still delivering, with an estimated total of \d+ s, beyond 1\.5× the budget$/,
   );
   assert.ok(stop.estimate != null);
+  assert.ok(stop.estimate.settled);
   assert.ok(stop.estimate.totalSeconds > 30);
 });
 

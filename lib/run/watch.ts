@@ -111,11 +111,11 @@ export interface Observation {
  */
 export type Verdict = "waiting" | "done" | "stalled" | "timed out" | "stopped";
 
-/** Why the stop rule stopped a run, and its estimate then. */
-export interface Stop extends StopDecision {
-  /** The run's estimated total, if it had a rate to go by. */
-  readonly estimate: TotalEstimate | null;
-}
+/**
+ * Why the stop rule stopped a run, and its estimate then (only one whose
+ * rate had settled, `StopDecision.estimate`).
+ */
+export type Stop = StopDecision;
 
 /** Decides, poll by poll, whether a run is done, stalled or out of time. */
 export class ProgressWatch {
@@ -227,7 +227,7 @@ export class ProgressWatch {
         observation.sendDone,
       );
       if (decision == null) return "waiting";
-      this.#stop = { ...decision, estimate };
+      this.#stop = decision;
       return "stopped";
     }
     if (nowMs - options.startMs >= options.timeoutSeconds * 1000) {

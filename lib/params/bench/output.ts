@@ -45,7 +45,8 @@ export const OUTPUT_PARAMS = [
     default: DEFAULT_BUDGET_SECONDS,
     help: "per-row budget: a run still delivering after S seconds, or sure " +
       "by its measured rate not to finish within S, is stopped and " +
-      "reported incomplete with a labelled estimate of its total time",
+      "reported incomplete, with a labelled estimate of its total time " +
+      "once its rate has settled",
     section: SECTION,
     affects: "nothing",
     record: { path: "budgetSeconds" },
