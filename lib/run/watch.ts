@@ -11,11 +11,7 @@
  * @module
  */
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
-import {
-  type DeliveryPoint,
-  estimateTotal,
-  type TotalEstimate,
-} from "../measure/estimate.ts";
+import { type DeliveryPoint, estimateTotal } from "../measure/estimate.ts";
 import type { CrashRecord } from "../results/types.ts";
 import { type RunLimits, type StopDecision, StopRule } from "./budget.ts";
 
