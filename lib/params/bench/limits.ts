@@ -53,7 +53,7 @@ export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
  * that the default suite finishes in about 30 minutes on a 2-core machine
  * (see docs/methodology.md, "A 30-minute default").
  */
-export const DEFAULT_BUDGET_SECONDS = 90;
+export const DEFAULT_BUDGET_SECONDS = 80;
 
 /**
  * How long a default run (`deno task bench`, no flags) takes on a 2-core
