@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runDeno } from "../testing/mod.ts";
+import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
 
 const SCRIPT = new URL("./backtest.ts", import.meta.url).pathname;
 const RESULTS = new URL("../../results", import.meta.url).pathname;
@@ -22,7 +23,10 @@ Deno.test("on the published results: the back-test and the budgets", async () =>
     stdout,
     /The bounds at the default's stop, against their targets \(all met\)/,
   );
-  assert.match(stdout, /budget 90 s \(default\): [\d.]+ min/);
+  assert.match(
+    stdout,
+    new RegExp(`budget ${DEFAULT_BUDGET_SECONDS} s \\(default\\): [\\d.]+ min`),
+  );
 });
 
 Deno.test("no results, or a bad argument: exit 2 with the fix", async () => {

@@ -34,8 +34,10 @@ Back-tests the estimate of unfinished rows on the timelines in DIR/latest.json
 and DIR/*/latest.json (default: results), and simulates how long the suite in
 DIR/latest.json takes with each per-row budget.`;
 
-/** Budgets the simulation tries, seconds. */
-const BUDGETS: readonly number[] = [60, 90, 120, 150, 180];
+/** Budgets the simulation tries, seconds: the default's among them. */
+const BUDGETS: readonly number[] = [
+  ...new Set([60, DEFAULT_BUDGET_SECONDS, 90, 120, 150, 180]),
+].sort((a, b) => a - b);
 /** Rows the simulation also tries leaving out. */
 const OPTIONAL_ROWS: readonly string[] = [
   "deno-kv-single",

@@ -55,6 +55,11 @@ function bindingLimit(
  */
 export const NEAR_END = 1.5;
 
+/** A rate in words: one decimal, two below 10. */
+function perSecond(rate: number): string {
+  return rate.toFixed(rate < 10 ? 2 : 1);
+}
+
 /**
  * What a stop's reason adds for an estimate whose rate had not settled, which
  * the result then does not carry: the count so far and why the rate is not
@@ -68,8 +73,8 @@ function unsettledNote(estimate: TotalEstimate | null): string {
       "so its consumer still shared its time with fanning out"
     : estimate.windowSeconds < 1
     ? "its deliveries so far came in one burst"
-    : `${older}/s, then ${newer}/s over the two halves of the last ` +
-      `${Math.round(estimate.windowSeconds)} s`;
+    : `${perSecond(older)}/s, then ${perSecond(newer)}/s over the two ` +
+      `halves of the last ${Math.round(estimate.windowSeconds)} s`;
   return `, before its rate had settled (${why}); ` +
     `${estimate.delivered.toLocaleString("en-US")} delivered by then, and ` +
     "no estimate of its total, as none rests on a pace the run had not " +
