@@ -45,6 +45,7 @@ export type {
   StartOptions,
 } from "./lib/services/types.ts";
 export type {
+  AppSignRate,
   ArrivalPattern,
   Calibration,
   CalibrationPoint,
@@ -78,6 +79,8 @@ export type {
   RestartRecord,
   ResultsDocument,
   RunResult,
+  RuntimeIdentity,
+  RuntimeName,
   ServerRecord,
   SourceRefRecord,
   Spread,

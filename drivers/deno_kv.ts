@@ -32,6 +32,13 @@ export interface DenoKvConfig {
   readonly [key: string]: Json;
 }
 
+/**
+ * Why Deno KV's queue runs on Deno only: `DenoKvMessageQueue` takes a
+ * `Deno.Kv`, opened with `Deno.openKv`, which Node.js and Bun lack.
+ */
+export const DENO_KV_RUNTIMES_NOTE = "DenoKvMessageQueue takes a Deno.Kv " +
+  "from Deno.openKv, which only Deno has";
+
 /** How {@link denoKvDriverFor} varies a Deno KV driver. */
 export interface DenoKvVariant {
   /** Which code it runs (see `packages.ts`); follows the source by default. */
@@ -62,6 +69,8 @@ export function denoKvDriverFor(
     ...(variant.inDefaultSuite == null
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),
+    runtimes: ["deno"],
+    runtimesNote: DENO_KV_RUNTIMES_NOTE,
     delivery: "at-least-once",
     removes: "after-handler",
     get ordering() {

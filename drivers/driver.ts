@@ -11,8 +11,10 @@
  */
 import type { MessageQueue } from "@fedify/fedify";
 import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
+import type { RuntimeName } from "../lib/results/types.ts";
 
 export type { Availability } from "../lib/services/types.ts";
+export type { RuntimeName } from "../lib/results/types.ts";
 
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =
@@ -148,6 +150,14 @@ export interface Driver {
    * under the official name.  Absent for drivers without a queue.
    */
   readonly queueSpecifier?: string;
+  /**
+   * The runtimes its queue runs on in the app's processes (`--runtime`);
+   * every runtime when absent.  A configuration on another runtime is
+   * skipped, with {@link runtimesNote} as its reason.
+   */
+  readonly runtimes?: readonly RuntimeName[];
+  /** Why the queue runs on {@link runtimes} only. */
+  readonly runtimesNote?: string;
   /**
    * Whether `deno task bench` runs this driver when `--drivers` is not given
    * (default `true`).  Drivers that answer a narrower question (a persistence

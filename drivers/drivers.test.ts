@@ -22,6 +22,11 @@
  * driver out of the default suite (an ablation or a persistence mode: the
  * queue of a default driver with one change, which its own test shows) runs
  * once, on the fanout path at ×1: the rest is its base driver's.
+ *
+ * The default suite's drivers run the same round trips with the app on
+ * Node.js and Bun (`--runtime`) where this machine can install them
+ * (`lib/testing/runtimes.ts` says why not where it cannot); a driver whose
+ * queue runs on Deno only is skipped there, with its reason.
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -34,6 +39,7 @@ import {
   withLogDir,
 } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
+import { runtimesHere } from "../lib/testing/runtimes.ts";
 import {
   FedifySource,
   SOURCE_PACKAGES,
@@ -64,135 +70,166 @@ if (source != null) {
   }
 }
 
-for (const driver of builtinDrivers) {
-  const unavailable = await driverAvailability(driver, new ServiceManager());
-  const atLeastOnce = driver.delivery === "at-least-once";
-  const startsOnBacklog = driver.crossProcess && driver.open != null &&
-    (driver.quietPeriodSeconds ?? 0) >= SLOW_POLL_SECONDS;
-  const variant = driver.inDefaultSuite === false;
-  const levels = driver.open != null && !variant ? [1, 4] : [1];
-  const paths: [string, number, number[]][] = variant
-    ? [["fanout", 6, [1]]]
-    : [["fanout", 6, levels], ["direct", 3, levels]];
-  const fromSource = source != null && FOLLOWS_SOURCE.includes(driver.name);
-  if (source != null && driver.name === "amqp-defaults") continue;
-  // Fedify fans out (one message per activity, expanded by a worker) from 5
-  // inboxes on; below that, the sender enqueues one message per inbox.  One
-  // test per path, so that each stays short.
-  for (const [path, recipients, parallel] of paths) {
-    Deno.test({
-      name: `${driver.name}, ${
-        path === "fanout" ? "with" : "without"
-      } fanout: every delivery arrives ${
-        atLeastOnce ? "at least once" : "exactly once"
-      }${
-        startsOnBacklog
-          ? ", to a worker that starts on the queued messages"
-          : ""
-      }`,
-      ignore: !unavailable.available,
-      sanitizeResources: false,
-      sanitizeOps: false,
-      async fn(t) {
-        const services = new ServiceManager();
-        const pids: number[] = [];
-        try {
-          {
-            await t.step(
-              `${path}: ${recipients} recipients at ${
-                parallel.map((n) => `×${n}`).join(" and ")
-              }`,
-              () =>
-                withLogDir(async (logDir) => {
-                  const document = await runSuite({
-                    params: smallSuiteParams({
-                      recipients,
-                      ...(startsOnBacklog ? { crash: { workerAt: 0 } } : {}),
-                    }),
-                    drivers: [driver],
-                    parallel,
-                    services,
-                    logDir,
-                  });
-                  const expectedIds = parallel.map((n) =>
-                    n === 1 ? driver.name : `${driver.name}-x${n}`
-                  );
-                  assert.deepEqual(
-                    document.results.map((r) => r.id),
-                    expectedIds,
-                  );
-                  for (const result of document.results) {
-                    pids.push(...result.processes.map((p) => p.pid));
-                    assertOutcome(result, (r) => {
-                      assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
-                      assert.equal(r.expected, 4 * recipients, r.id);
-                      assert.equal(r.delivered, r.expected, r.id);
-                      assert.equal(r.missing, 0, r.id);
-                      if (!atLeastOnce) assert.equal(r.duplicates, 0, r.id);
-                      else {
-                        assert.ok(
-                          r.duplicates <= r.expected,
-                          `${r.id}: ${r.duplicates} duplicates for ${r.expected} ` +
-                            "deliveries, over twice each on average: a bug, not " +
-                            "at-least-once delivery",
-                        );
-                        if (r.duplicates > 0) {
-                          console.log(
-                            `${r.id}: ${r.duplicates} duplicate deliveries ` +
-                              `(the queue delivers at least once)`,
+const runtimes = await runtimesHere();
+
+for (const runtime of runtimes) {
+  for (const driver of builtinDrivers) {
+    const onDeno = runtime === "deno";
+    if (!onDeno && driver.inDefaultSuite === false) continue;
+    const suffix = onDeno ? "" : `-${runtime}`;
+    const unavailable = await driverAvailability(driver, new ServiceManager());
+    if (driver.runtimes != null && !driver.runtimes.includes(runtime)) {
+      Deno.test({
+        name: `${driver.name} on ${runtime}: skipped, with its reason`,
+        ignore: !unavailable.available,
+        sanitizeResources: false,
+        sanitizeOps: false,
+        async fn() {
+          const document = await runSuite({
+            params: smallSuiteParams({ runtime: [runtime] }),
+            drivers: [driver],
+            parallel: [1],
+          });
+          const [r] = document.results;
+          assert.equal(r.id, `${driver.name}${suffix}`);
+          assert.equal(r.status, "skipped");
+          assert.match(r.reason ?? "", new RegExp(`not ${runtime}`));
+        },
+      });
+      continue;
+    }
+    const atLeastOnce = driver.delivery === "at-least-once";
+    const startsOnBacklog = driver.crossProcess && driver.open != null &&
+      (driver.quietPeriodSeconds ?? 0) >= SLOW_POLL_SECONDS;
+    const variant = driver.inDefaultSuite === false;
+    const levels = driver.open != null && !variant ? [1, 4] : [1];
+    const paths: [string, number, number[]][] = variant
+      ? [["fanout", 6, [1]]]
+      : [["fanout", 6, levels], ["direct", 3, levels]];
+    const fromSource = source != null && FOLLOWS_SOURCE.includes(driver.name);
+    if (source != null && driver.name === "amqp-defaults") continue;
+    // Fedify fans out (one message per activity, expanded by a worker) from 5
+    // inboxes on; below that, the sender enqueues one message per inbox.  One
+    // test per path, so that each stays short.
+    for (const [path, recipients, parallel] of paths) {
+      Deno.test({
+        name: `${driver.name}${onDeno ? "" : ` on ${runtime}`}, ${
+          path === "fanout" ? "with" : "without"
+        } fanout: every delivery arrives ${
+          atLeastOnce ? "at least once" : "exactly once"
+        }${
+          startsOnBacklog
+            ? ", to a worker that starts on the queued messages"
+            : ""
+        }`,
+        ignore: !unavailable.available,
+        sanitizeResources: false,
+        sanitizeOps: false,
+        async fn(t) {
+          const services = new ServiceManager();
+          const pids: number[] = [];
+          try {
+            {
+              await t.step(
+                `${path}: ${recipients} recipients at ${
+                  parallel.map((n) => `×${n}`).join(" and ")
+                }`,
+                () =>
+                  withLogDir(async (logDir) => {
+                    const document = await runSuite({
+                      params: smallSuiteParams({
+                        recipients,
+                        ...(startsOnBacklog ? { crash: { workerAt: 0 } } : {}),
+                        ...(onDeno ? {} : { runtime: [runtime] }),
+                      }),
+                      drivers: [driver],
+                      parallel,
+                      services,
+                      logDir,
+                    });
+                    const expectedIds = parallel.map((n) =>
+                      (n === 1 ? driver.name : `${driver.name}-x${n}`) + suffix
+                    );
+                    assert.deepEqual(
+                      document.results.map((r) => r.id),
+                      expectedIds,
+                    );
+                    for (const result of document.results) {
+                      pids.push(...result.processes.map((p) => p.pid));
+                      assertOutcome(result, (r) => {
+                        assert.equal(r.status, "ok", `${r.id}: ${r.reason}`);
+                        assert.equal(r.expected, 4 * recipients, r.id);
+                        assert.equal(r.delivered, r.expected, r.id);
+                        assert.equal(r.missing, 0, r.id);
+                        if (!atLeastOnce) assert.equal(r.duplicates, 0, r.id);
+                        else {
+                          assert.ok(
+                            r.duplicates <= r.expected,
+                            `${r.id}: ${r.duplicates} duplicates for ${r.expected} ` +
+                              "deliveries, over twice each on average: a bug, not " +
+                              "at-least-once delivery",
+                          );
+                          if (r.duplicates > 0) {
+                            console.log(
+                              `${r.id}: ${r.duplicates} duplicate deliveries ` +
+                                `(the queue delivers at least once)`,
+                            );
+                          }
+                        }
+                        assert.equal(r.unexpected, 0, r.id);
+                        assert.equal(r.runtime?.name, runtime, r.id);
+                        if (fromSource) {
+                          const name = r.implementation!.specifier
+                            .replace("@fedify/", "") as SourcePackage;
+                          assert.equal(
+                            r.implementation?.origin,
+                            "fedify-source",
+                            r.id,
+                          );
+                          assert.equal(
+                            r.implementation?.version,
+                            versions.get(name),
+                            r.id,
                           );
                         }
-                      }
-                      assert.equal(r.unexpected, 0, r.id);
-                      if (fromSource) {
-                        const name = r.implementation!.specifier
-                          .replace("@fedify/", "") as SourcePackage;
-                        assert.equal(
-                          r.implementation?.origin,
-                          "fedify-source",
+                        assert.equal(r.sendErrors, 0, r.id);
+                        assert.ok(
+                          r.sendSeconds! > 0 && r.receiveSeconds! >= 0,
                           r.id,
                         );
-                        assert.equal(
-                          r.implementation?.version,
-                          versions.get(name),
-                          r.id,
-                        );
-                      }
-                      assert.equal(r.sendErrors, 0, r.id);
-                      assert.ok(
-                        r.sendSeconds! > 0 && r.receiveSeconds! >= 0,
-                        r.id,
-                      );
-                      assert.ok(r.totalSeconds! >= r.receiveSeconds!, r.id);
-                      const roles = r.processes.map((p) => p.role).sort();
-                      const server = r.server?.startedByBench ? ["server"] : [];
-                      const workers = startsOnBacklog
-                        ? ["worker", "worker"] // the first, and its replacement
-                        : ["worker"];
-                      const expectedRoles =
-                        driver.crossProcess && driver.open != null
-                          ? ["inbox", "sender", ...server, ...workers]
-                          : ["inbox", "sender", ...server];
-                      if (startsOnBacklog) {
-                        assert.equal(r.crashes?.length, 1, r.id);
-                        assert.equal(r.lost, 0, r.id);
-                      }
-                      assert.deepEqual(roles, expectedRoles.sort(), r.id);
-                    });
-                  }
-                }),
-            );
+                        assert.ok(r.totalSeconds! >= r.receiveSeconds!, r.id);
+                        const roles = r.processes.map((p) => p.role).sort();
+                        const server = r.server?.startedByBench
+                          ? ["server"]
+                          : [];
+                        const workers = startsOnBacklog
+                          ? ["worker", "worker"] // the first, and its replacement
+                          : ["worker"];
+                        const expectedRoles =
+                          driver.crossProcess && driver.open != null
+                            ? ["inbox", "sender", ...server, ...workers]
+                            : ["inbox", "sender", ...server];
+                        if (startsOnBacklog) {
+                          assert.equal(r.crashes?.length, 1, r.id);
+                          assert.equal(r.lost, 0, r.id);
+                        }
+                        assert.deepEqual(roles, expectedRoles.sort(), r.id);
+                      });
+                    }
+                  }),
+              );
+            }
+          } finally {
+            await services.stopAll();
           }
-        } finally {
-          await services.stopAll();
-        }
-        assert.deepEqual(
-          await survivors(pids),
-          [],
-          "no process outlives the runs",
-        );
-      },
-    });
+          assert.deepEqual(
+            await survivors(pids),
+            [],
+            "no process outlives the runs",
+          );
+        },
+      });
+    }
   }
 }
 

@@ -42,6 +42,7 @@ export type {
   OrderingSupport,
   PrepareContext,
   PreparedQueue,
+  RuntimeName,
 } from "./driver.ts";
 export type {
   ServiceDefinition,

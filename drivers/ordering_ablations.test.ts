@@ -22,7 +22,7 @@ import { connect as connectAmqp } from "amqplib";
 import type { Driver, Json } from "./driver.ts";
 import { sqliteDriver } from "./sqlite.ts";
 import {
-  LockInDequeueDatabase,
+  lockInDequeueDatabase,
   sqliteLockInDequeueDriver,
 } from "./sqlite_lock_in_dequeue.ts";
 import { denoKvSingleDriver } from "./deno_kv.ts";
@@ -130,7 +130,7 @@ function inOrder(keys: readonly string[], perKey: number) {
   );
 }
 
-Deno.test("the ordering ablations are listed, and declared as their bases", () => {
+Deno.test("the ordering ablations are listed, and declared as their bases", async () => {
   for (
     const name of [
       "sqlite-lock-in-dequeue",
@@ -155,6 +155,7 @@ Deno.test("the ordering ablations are listed, and declared as their bases", () =
   }
   assert.equal(denoKvFifoDriver.crossProcess, true);
   // The SQLite ablation overrides `prepare` and nothing else.
+  const LockInDequeueDatabase = await lockInDequeueDatabase();
   assert.equal(
     Object.getPrototypeOf(LockInDequeueDatabase.prototype),
     DatabaseSync.prototype,

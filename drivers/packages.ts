@@ -17,11 +17,14 @@
  *
  * @module
  */
+import { readFileSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Implementation } from "../lib/results/types.ts";
 import { describeImplementation } from "../lib/measure/implementation.ts";
 import { readCommit, readExactTag } from "../lib/measure/provenance.ts";
+import { appRuntime } from "../lib/runtime/mod.ts";
 
 /** The environment variable that names a Fedify source tree. */
 export const FEDIFY_SOURCE_ENV = "FEDIFY_SOURCE";
@@ -81,12 +84,8 @@ export class FedifySource {
    * `null` when it is unset or empty.
    */
   static fromEnv(): FedifySource | null {
-    let dir: string | undefined;
-    try {
-      dir = Deno.env.get(FEDIFY_SOURCE_ENV);
-    } catch {
-      return null; // no permission to read the environment: none given
-    }
+    // Deno without permission to read the environment reads it as unset.
+    const dir = appRuntime.env(FEDIFY_SOURCE_ENV);
     if (dir == null || dir.trim() === "") return null;
     // One instance per tree, so that its git ref is read once per process.
     const root = resolve(dir);
@@ -121,7 +120,7 @@ export class FedifySource {
     const path = join(this.#dir, "packages", name, "deno.json");
     let text: string;
     try {
-      text = await Deno.readTextFile(path);
+      text = await readFile(path, "utf8");
     } catch (error) {
       throw new Error(
         `${path}: cannot read the package's deno.json (${message(error)})`,
@@ -141,7 +140,7 @@ export class FedifySource {
   async importsOf(name: SourcePackage): Promise<Record<string, string>> {
     const base = join(this.#dir, "packages", name);
     const config = JSON.parse(
-      await Deno.readTextFile(join(base, "deno.json")),
+      await readFile(join(base, "deno.json"), "utf8"),
     ) as { imports?: Record<string, string> };
     const out: Record<string, string> = {};
     for (const [key, target] of Object.entries(config.imports ?? {})) {
@@ -150,6 +149,38 @@ export class FedifySource {
         : target;
     }
     return out;
+  }
+
+  /**
+   * What a package's `package.json` maps the import `key` to under the
+   * first of `conditions` it names, as the `src/` module a `dist/` build
+   * file is built from (`./dist/x.js` → `src/x.ts`), as an absolute file
+   * URL; `undefined` when it maps none or that module is missing.
+   */
+  async conditionalImport(
+    name: SourcePackage,
+    key: string,
+    conditions: readonly string[],
+  ): Promise<string | undefined> {
+    const base = join(this.#dir, "packages", name);
+    const config = JSON.parse(
+      await readFile(join(base, "package.json"), "utf8"),
+    ) as { imports?: Record<string, string | Record<string, string>> };
+    const entry = config.imports?.[key];
+    const built = typeof entry === "string"
+      ? entry
+      : conditions.map((c) => entry?.[c]).find((t) => t != null);
+    if (built == null) return undefined;
+    const path = join(
+      base,
+      built.replace(/^\.\/dist\/(.*)\.[cm]?js$/, "src/$1.ts"),
+    );
+    try {
+      await stat(path);
+    } catch {
+      return undefined;
+    }
+    return pathToFileURL(path).href;
   }
 
   /**
@@ -180,7 +211,7 @@ export class FedifySource {
     for (const name of names) {
       const path = this.modulePath(name);
       try {
-        await Deno.stat(path);
+        await stat(path);
       } catch {
         throw new Error(
           `--fedify-source ${this.#dir}: no ${
@@ -301,10 +332,13 @@ export function implementationFor(specifier: string): Implementation | null {
  * the project for a module of its own (a stand-in).
  */
 export function mappedImplementation(specifier: string): Implementation {
-  const described = describeImplementation(
-    specifier,
-    import.meta.resolve(specifier),
-  );
+  const resolvedTo = import.meta.resolve(specifier);
+  const found = describeImplementation(specifier, resolvedTo);
+  // Under Node.js and Bun the name resolves into an installed node_modules
+  // (`--runtime`), whose path has no version: its package.json has.
+  const described = found.official && found.version == null
+    ? { ...found, version: installedVersion(specifier, resolvedTo) }
+    : found;
   if (described.official) {
     return {
       ...described,
@@ -321,6 +355,28 @@ export function mappedImplementation(specifier: string): Implementation {
   };
 }
 
+/**
+ * The version in the package.json of the installed package that `resolved`
+ * (a file URL under `node_modules/<name>/`) lies in, or `null`.
+ */
+function installedVersion(specifier: string, resolved: string): string | null {
+  if (!resolved.startsWith("file:")) return null;
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@")
+    ? parts.slice(0, 2).join("/")
+    : parts[0];
+  const path = fileURLToPath(resolved);
+  const at = path.lastIndexOf(`/node_modules/${name}/`);
+  if (at < 0) return null;
+  try {
+    const file = `${path.slice(0, at)}/node_modules/${name}/package.json`;
+    const version = JSON.parse(readFileSync(file, "utf8")).version;
+    return typeof version === "string" ? version : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A file URL inside the project as a project-relative path. */
 function projectPath(url: string): string {
   if (!url.startsWith("file:")) return url;
@@ -332,13 +388,25 @@ function projectPath(url: string): string {
 
 /**
  * Points the project's `#sqlite` forwarder (`drivers/sqlite_platform.ts`)
- * at the module the sqlite package's own `deno.json` maps `#sqlite` to
- * (`src/sqlite.node.ts` at 2.3.5), before the package is imported.
+ * at the module the sqlite package maps `#sqlite` to for this runtime,
+ * before the package is imported: on Deno, what its own `deno.json` maps
+ * (`src/sqlite.node.ts` at 2.3.5); on Node.js and Bun, what its
+ * `package.json` maps under the runtime's condition (`bun` or `import`),
+ * from the built `dist/` back to the `src/` module it is built from
+ * (`src/sqlite.bun.ts` on Bun).
  */
 async function prepareSqlitePlatform(source: FedifySource): Promise<void> {
-  const target = (await source.importsOf("sqlite"))["#sqlite"];
+  const target = appRuntime.name === "deno"
+    ? (await source.importsOf("sqlite"))["#sqlite"]
+    : await source.conditionalImport(
+      "sqlite",
+      "#sqlite",
+      appRuntime.name === "bun" ? ["bun", "import"] : ["node", "import"],
+    );
   if (target == null) {
-    throw new Error("the sqlite package's deno.json maps no #sqlite");
+    throw new Error(
+      `the sqlite package maps no #sqlite for ${appRuntime.name}`,
+    );
   }
   const global = globalThis as Record<symbol, unknown>;
   const current = global[SQLITE_PLATFORM_KEY];
@@ -393,7 +461,7 @@ export function packageLabel(
     let version = "?";
     try {
       const path = join(source.dir, "packages", name, "deno.json");
-      version = String(JSON.parse(Deno.readTextFileSync(path)).version);
+      version = String(JSON.parse(readFileSync(path, "utf8")).version);
     } catch { /* a missing tree fails at load, with its path */ }
     return `${specifier} ${version} (Fedify source)`;
   }

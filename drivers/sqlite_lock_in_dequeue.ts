@@ -22,9 +22,9 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import type { Driver } from "./driver.ts";
-import { sqliteDriverFor } from "./sqlite.ts";
+import { nodeSqlite, sqliteDriverFor } from "./sqlite.ts";
 
 /** The package's dequeue statement; group 1 is the queue's table. */
 const DEQUEUE =
@@ -37,37 +37,45 @@ interface Statement {
   all(...params: never[]): unknown;
 }
 
+let made: Promise<typeof DatabaseSync> | undefined;
+
 /**
  * A `DatabaseSync` whose dequeue statement (as `SqliteMessageQueue`
  * prepares it) also inserts the dequeued message's ordering key into the
  * queue's lock table, in the same transaction.  It overrides `prepare` and
- * nothing else, and changes no other statement.
+ * nothing else, and changes no other statement.  Made when first needed,
+ * so that loading the drivers needs no `node:sqlite`.
  */
-export class LockInDequeueDatabase extends DatabaseSync {
-  /**
-   * The statement `sql` as `DatabaseSync` prepares it; for the package's
-   * dequeue, one whose `get` also takes the returned key's lock.
-   */
-  override prepare(sql: string): ReturnType<DatabaseSync["prepare"]> {
-    const statement = super.prepare(sql);
-    const match = DEQUEUE.exec(sql.trim());
-    if (match == null) return statement;
-    const lock = super.prepare(
-      `INSERT OR IGNORE INTO "${match[1]}_locks" (ordering_key) VALUES (?)`,
-    );
-    const dequeue: Statement = {
-      run: (...params) => statement.run(...params),
-      all: (...params) => statement.all(...params),
-      get: (...params) => {
-        const row = statement.get(...params) as
-          | { ordering_key?: string | null }
-          | undefined;
-        if (row?.ordering_key != null) lock.run(row.ordering_key);
-        return row;
-      },
-    };
-    return dequeue as unknown as ReturnType<DatabaseSync["prepare"]>;
-  }
+export function lockInDequeueDatabase(): Promise<typeof DatabaseSync> {
+  made ??= nodeSqlite().then((DatabaseSync) =>
+    class LockInDequeueDatabase extends DatabaseSync {
+      /**
+       * The statement `sql` as `DatabaseSync` prepares it; for the package's
+       * dequeue, one whose `get` also takes the returned key's lock.
+       */
+      override prepare(sql: string): ReturnType<DatabaseSync["prepare"]> {
+        const statement = super.prepare(sql);
+        const match = DEQUEUE.exec(sql.trim());
+        if (match == null) return statement;
+        const lock = super.prepare(
+          `INSERT OR IGNORE INTO "${match[1]}_locks" (ordering_key) VALUES (?)`,
+        );
+        const dequeue: Statement = {
+          run: (...params) => statement.run(...params),
+          all: (...params) => statement.all(...params),
+          get: (...params) => {
+            const row = statement.get(...params) as
+              | { ordering_key?: string | null }
+              | undefined;
+            if (row?.ordering_key != null) lock.run(row.ordering_key);
+            return row;
+          },
+        };
+        return dequeue as unknown as ReturnType<DatabaseSync["prepare"]>;
+      }
+    }
+  );
+  return made;
 }
 
 /**
@@ -78,5 +86,5 @@ export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor(
   "sqlite-lock-in-dequeue",
   "taking a key's lock in the dequeue's transaction (an ablation: " +
     "otherwise as sqlite)",
-  { Database: LockInDequeueDatabase, inDefaultSuite: false },
+  { Database: lockInDequeueDatabase, inDefaultSuite: false },
 );

@@ -14,9 +14,12 @@
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { inspect } from "node:util";
 import { configure, type LogLevel, type LogRecord } from "@logtape/logtape";
 
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../params/bench/mod.ts";
+import { appRuntime } from "../runtime/mod.ts";
 
 export { DEFAULT_LOG_LEVEL, LOG_LEVELS };
 
@@ -51,7 +54,8 @@ export function isLogLevel(text: string): text is LogLevel {
  * records from then on.
  */
 export class FileLogSink {
-  #file: Deno.FsFile | null = null;
+  /** The file's descriptor, opened for appending. */
+  #file: number | null = null;
   #path: string;
   #prefix: string;
   #encoder = new TextEncoder();
@@ -65,7 +69,7 @@ export class FileLogSink {
     this.#path = path;
     this.#prefix = source;
     try {
-      this.#file = Deno.openSync(path, { append: true, create: true });
+      this.#file = openSync(path, "a");
     } catch (error) {
       this.#fail(error);
     }
@@ -80,7 +84,9 @@ export class FileLogSink {
       record.category.join("·")
     }: ${renderMessage(record.message)}`.replaceAll("\n", "\n  ");
     try {
-      this.#file.writeSync(this.#encoder.encode(line + "\n"));
+      const bytes = this.#encoder.encode(line + "\n");
+      // One write: O_APPEND keeps lines of processes sharing the file whole.
+      writeSync(this.#file, bytes);
     } catch (error) {
       this.#fail(error);
     }
@@ -88,14 +94,14 @@ export class FileLogSink {
 
   /** Closes the file. */
   close(): void {
-    this.#file?.close();
+    if (this.#file != null) closeSync(this.#file);
     this.#file = null;
   }
 
   /** Gives up on the file (later records are dropped), saying so. */
   #fail(error: unknown): void {
     try {
-      this.#file?.close();
+      if (this.#file != null) closeSync(this.#file);
     } catch { /* already unusable */ }
     this.#file = null;
     console.error(
@@ -111,7 +117,7 @@ function renderMessage(parts: readonly unknown[]): string {
       ? String(part)
       : typeof part === "string"
       ? part
-      : Deno.inspect(part, { depth: 4, colors: false })
+      : inspect(part, { depth: 4, colors: false })
   ).join("");
 }
 
@@ -124,7 +130,7 @@ export async function configureFedifyLog(
   spec: LogSpec,
   role: string,
 ): Promise<void> {
-  const sink = new FileLogSink(spec.path, `${role}/${Deno.pid}`);
+  const sink = new FileLogSink(spec.path, `${role}/${appRuntime.pid}`);
   await configure({
     sinks: { file: (record) => sink.write(record) },
     // Fedify adds context (e.g. the activity id) with withContext().

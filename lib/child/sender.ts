@@ -42,6 +42,7 @@ import { makeStepActivity, noteId } from "./ordered.ts";
 import { StopGuard } from "../system/stop_guard.ts";
 import type { SenderSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
+import { appRuntime } from "../runtime/mod.ts";
 
 /** Fedify's fanout option (defined with the results types). */
 export type { FanoutMode };
@@ -71,11 +72,10 @@ async function main(spec: SenderSpec): Promise<void> {
     keys,
     tracerProvider: stages?.tracerProvider,
   });
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => federation.fetch(request, { contextData: undefined }),
+  const server = await appRuntime.serve((request) =>
+    federation.fetch(request, { contextData: undefined })
   );
-  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const origin = `http://127.0.0.1:${server.port}`;
   const consuming = spec.consume && opened.queue != null
     ? federation.startQueue(undefined, { signal: stop.signal })
     : Promise.resolve();
@@ -86,7 +86,8 @@ async function main(spec: SenderSpec): Promise<void> {
   reportStages(stages, stop);
   emit({
     type: "ready",
-    pid: Deno.pid,
+    pid: appRuntime.pid,
+    runtime: { name: appRuntime.name, version: appRuntime.version },
     origin,
     implementation: opened.implementation,
   });
@@ -188,10 +189,10 @@ async function main(spec: SenderSpec): Promise<void> {
 if (import.meta.main) {
   try {
     await main(readSpec<SenderSpec>());
-    Deno.exit(0);
+    appRuntime.exit(0);
   } catch (error) {
     emit({ type: "error", message: String(error) });
     console.error(error);
-    Deno.exit(1);
+    appRuntime.exit(1);
   }
 }

@@ -17,6 +17,7 @@ import { openStages, reportStages } from "./stages.ts";
 import { StopGuard } from "../system/stop_guard.ts";
 import type { WorkerSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
+import { appRuntime } from "../runtime/mod.ts";
 
 export type { WorkerSpec };
 
@@ -42,7 +43,8 @@ async function main(spec: WorkerSpec): Promise<void> {
   reportStages(stages, stop);
   emit({
     type: "ready",
-    pid: Deno.pid,
+    pid: appRuntime.pid,
+    runtime: { name: appRuntime.name, version: appRuntime.version },
     implementation: opened.implementation,
   });
   await stop.done;
@@ -52,10 +54,10 @@ async function main(spec: WorkerSpec): Promise<void> {
 if (import.meta.main) {
   try {
     await main(readSpec<WorkerSpec>());
-    Deno.exit(0);
+    appRuntime.exit(0);
   } catch (error) {
     emit({ type: "error", message: String(error) });
     console.error(error);
-    Deno.exit(1);
+    appRuntime.exit(1);
   }
 }

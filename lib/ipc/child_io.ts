@@ -7,13 +7,14 @@
  *
  * @module
  */
+import { appRuntime } from "../runtime/mod.ts";
 import type { ChildMessage, Command } from "./messages.ts";
 
 const encoder = new TextEncoder();
 
 /** Sends `message` to the runner as one JSON line on stdout. */
 export function emit(message: ChildMessage): void {
-  Deno.stdout.writeSync(encoder.encode(JSON.stringify(message) + "\n"));
+  appRuntime.writeStdout(encoder.encode(JSON.stringify(message) + "\n"));
 }
 
 /** The runner's control channel, as seen from a child. */
@@ -33,16 +34,14 @@ export interface Control {
 export function control(): Control {
   const controller = new AbortController();
   const stop = () => controller.abort();
-  for (const name of ["SIGTERM", "SIGINT"] as const) {
-    Deno.addSignalListener(name, stop);
-  }
+  const offSignals = appRuntime.onStopSignal(stop);
   const received = new Set<string>();
   const waiting = new Map<string, () => void>();
   (async () => {
     let buffer = "";
     try {
       for await (
-        const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())
+        const chunk of appRuntime.stdin().pipeThrough(new TextDecoderStream())
       ) {
         buffer += chunk;
         let index: number;
@@ -58,9 +57,7 @@ export function control(): Control {
   })();
   const done = new Promise<void>((resolve) => {
     controller.signal.addEventListener("abort", () => {
-      for (const name of ["SIGTERM", "SIGINT"] as const) {
-        Deno.removeSignalListener(name, stop);
-      }
+      offSignals();
       resolve();
     }, { once: true });
   });
@@ -88,7 +85,7 @@ export function now(): number {
 
 /** Reads the JSON spec a child was started with (its first argument). */
 export function readSpec<T>(): T {
-  const raw = Deno.args[0];
+  const raw = appRuntime.args[0];
   if (raw == null) throw new Error("missing JSON spec argument");
   return JSON.parse(raw) as T;
 }

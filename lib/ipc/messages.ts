@@ -8,6 +8,7 @@
  * @module
  */
 import type { Implementation } from "../results/types.ts";
+import type { RuntimeIdentity } from "../runtime/types.ts";
 
 /**
  * `ready`: the child has started.  The sender then waits for `go`; the
@@ -23,11 +24,26 @@ export interface ReadyMessage {
   readonly deadPort?: number;
   /** The origin of its federation's HTTP server (the sender). */
   readonly origin?: string;
+  /** The runtime the app's process runs on (the sender and workers). */
+  readonly runtime?: RuntimeIdentity;
   /**
    * What the driver's queue specifier resolved to in this process (the
    * sender and workers); `null` without a queue or a specifier.
    */
   readonly implementation?: Implementation | null;
+}
+
+/**
+ * `signRate`: the sign-rate process's RSA-2048 signatures per second on
+ * one thread, slice by slice, on the runtime it ran on
+ * (`lib/child/sign_rate.ts`).
+ */
+export interface SignRateMessage {
+  readonly type: "signRate";
+  /** The runtime it signed on. */
+  readonly runtime: RuntimeIdentity;
+  /** Signatures per second, one rate per slice. */
+  readonly perSecond: readonly number[];
 }
 
 /** `progress`: about once a second while the sender sends. */
@@ -135,6 +151,7 @@ export interface ErrorMessage {
 /** A message a child process sends the runner, one JSON object a line. */
 export type ChildMessage =
   | ReadyMessage
+  | SignRateMessage
   | ProgressMessage
   | StartedMessage
   | SentMessage
@@ -164,6 +181,7 @@ export type Command = "go" | "flush-stages";
 /** Every message type, to tell a message line from a log line. */
 const MESSAGE_TYPES: Readonly<Record<ChildMessageType, true>> = {
   ready: true,
+  signRate: true,
   progress: true,
   started: true,
   sent: true,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
@@ -99,18 +100,22 @@ async function samePath(a: string, b: string): Promise<boolean> {
   }
 }
 
-/** Runs git in `dir`; its stdout, or `null` when it fails in any way. */
-async function git(dir: string, args: string[]): Promise<string | null> {
-  try {
-    const output = await new Deno.Command("git", {
-      args: ["-C", dir, ...args],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
-    }).output();
-    return output.success ? new TextDecoder().decode(output.stdout) : null;
-  } catch {
-    return null;
-  }
+/**
+ * Runs git in `dir`; its stdout, or `null` when it fails in any way.  On
+ * Node's `child_process`, so that the app's processes read a source tree's
+ * commit on every runtime (`--runtime`).
+ */
+function git(dir: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    try {
+      execFile(
+        "git",
+        ["-C", dir, ...args],
+        { timeout: GIT_TIMEOUT_MS, encoding: "utf8" },
+        (error, stdout) => resolve(error == null ? String(stdout) : null),
+      ).stdin?.end();
+    } catch {
+      resolve(null);
+    }
+  });
 }

@@ -14,6 +14,17 @@
  */
 export type ParallelImpl = "fedify" | "awaiting" | "prompt";
 
+/** The runtimes the app's processes can run on (`--runtime`). */
+export type RuntimeName = "deno" | "node" | "bun";
+
+/** The runtime the app's processes ran on, as a row records it. */
+export interface RuntimeIdentity {
+  /** Which runtime. */
+  readonly name: RuntimeName;
+  /** Its version, e.g. `26.10.0`. */
+  readonly version: string;
+}
+
 /**
  * The implementation of a driver's queue that a run measured (see
  * `drivers/packages.ts`, which loads and records it).

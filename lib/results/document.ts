@@ -9,6 +9,7 @@ import type {
   InboxProfile,
   OrderingKey,
   ParallelImpl,
+  RuntimeName,
   Workload,
 } from "./configuration.ts";
 import type { Environment } from "./environment.ts";
@@ -110,6 +111,11 @@ export interface SuiteParams {
    * `["fedify"]` when absent.  A list sweeps them.
    */
   readonly parallelImpl?: readonly ParallelImpl[];
+  /**
+   * The runtimes the app's processes run on (`--runtime`); `["deno"]` when
+   * absent.  A list sweeps them.
+   */
+  readonly runtime?: readonly RuntimeName[];
   /** Lowest level of Fedify's log kept; `warning` when absent. */
   readonly logLevel?:
     | "trace"

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { RuntimeIdentity } from "./configuration.ts";
 import type { Spread } from "./figures.ts";
 
 /**
@@ -71,6 +72,25 @@ export interface Commit {
    * --porcelain` printed anything, untracked files included).
    */
   readonly dirty: boolean;
+}
+
+/**
+ * The sign rate of the runtime the app ran on (`--runtime`), measured in a
+ * process of that runtime just before the row (`lib/child/sign_rate.ts`):
+ * RSA-2048 signatures per second on one thread, as
+ * {@link CalibrationPoint.rsaSignsPerSecond} measures the bench's own
+ * (Deno).  `deno task compare` normalises by the bench's calibration, not
+ * by this.
+ */
+export interface AppSignRate {
+  /** The runtime that signed. */
+  readonly runtime: RuntimeIdentity;
+  /** The median of the slices' rates. */
+  readonly rsaSignsPerSecond: number;
+  /** Min and max over the slices. */
+  readonly spread: Spread;
+  /** How many slices. */
+  readonly slices: number;
 }
 
 /**

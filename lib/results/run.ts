@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Implementation } from "./configuration.ts";
-import type { CalibrationPoint } from "./environment.ts";
+import type { Implementation, RuntimeIdentity } from "./configuration.ts";
+import type { AppSignRate, CalibrationPoint } from "./environment.ts";
 import type { DelayedRecord, DepthRecord, OrderingRecord } from "./fedify2.ts";
 import type { Percentiles, Series, Status } from "./figures.ts";
 import type {
@@ -197,6 +197,12 @@ export interface RunResult {
    */
   readonly implementation?: Implementation | null;
   /**
+   * The runtime the app's processes (the sender and the workers) ran on,
+   * as the sender reported it; the bench's own is `environment.runtime`.
+   * Absent in files written before `--runtime`.
+   */
+  readonly runtime?: RuntimeIdentity;
+  /**
    * For a queue whose every dequeue reads its whole ready backlog: what a
    * dequeue costs per message waiting, ms (`Driver.dequeueMsPerQueued`),
    * with which a stopped row's estimate lets a delivery's time fall with the
@@ -257,6 +263,12 @@ export interface RunResult {
    * an older file, or in files written before it was recorded.
    */
   readonly calibration?: CalibrationPoint;
+  /**
+   * The sign rate of the runtime the app ran on, measured just before the
+   * run in a process of that runtime; in suites with `--runtime` and a
+   * calibration.
+   */
+  readonly appSignRate?: AppSignRate;
   /** `getDepth()` against the bench's own count (`--sample-depth`). */
   readonly depth?: DepthRecord;
   /** Dead inboxes and the delayed backlog (`--inbox-dead-rate`). */

@@ -25,6 +25,8 @@ export {
   type LatencyRange,
   type OrderingKey,
   type ParallelImpl,
+  type RuntimeIdentity,
+  type RuntimeName,
   type SourceRefRecord,
   type Workload,
 } from "./configuration.ts";
@@ -72,6 +74,7 @@ export {
   type Timeline,
 } from "./run.ts";
 export {
+  type AppSignRate,
   type Calibration,
   type CalibrationPoint,
   type Commit,

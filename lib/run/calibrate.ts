@@ -15,14 +15,15 @@
  *
  * @module
  */
-import type { CalibrationPoint } from "../results/types.ts";
+import type { CalibrationPoint, RuntimeIdentity } from "../results/types.ts";
 import {
   RSA_ALGORITHM,
   rsaSigningKey,
   SIGNING_STRING,
   type SignReply,
 } from "../child/rsa_signer.ts";
-import { Child } from "../system/process.ts";
+import { Child, type Launcher } from "../system/process.ts";
+import type { SignRateSpec } from "../child/sign_rate.ts";
 import { median, spreadOf } from "../measure/stats.ts";
 
 /** Options of {@link measureCalibration}. */
@@ -284,6 +285,35 @@ export async function measureLoopback(
     });
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * RSA-2048 signatures per second on one thread of the runtime `launcher`
+ * starts (`lib/child/sign_rate.ts`), the app's runtime (`--runtime`), in
+ * each of `slices` slices, as {@link measureRsaSigns} measures the bench's
+ * own (Deno).
+ * @throws {Error} When the process fails or does not answer within 30 s.
+ */
+export async function measureAppSignRate(
+  launcher: Launcher,
+  slices: number,
+  sliceSeconds: number,
+): Promise<{ runtime: RuntimeIdentity; perSecond: readonly number[] }> {
+  const child = Child.spawn({
+    role: "sign rate",
+    script: new URL("../child/sign_rate.ts", import.meta.url),
+    spec: { slices, sliceSeconds } satisfies SignRateSpec,
+    launcher,
+  });
+  try {
+    const { runtime, perSecond } = await child.waitFor(
+      "signRate",
+      WORKER_TIMEOUT_MS + slices * sliceSeconds * 1000,
+    );
+    return { runtime, perSecond };
+  } finally {
+    await child.stop();
   }
 }
 

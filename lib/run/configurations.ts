@@ -15,6 +15,7 @@ import {
   GENERATOR_DRIVER,
   type OrderingKey,
   type ParallelImpl,
+  type RuntimeName,
   type SuiteParams,
 } from "../results/types.ts";
 import type { ServiceManager } from "../services/mod.ts";
@@ -40,6 +41,8 @@ export interface Configuration {
   readonly parallelImpl?: ParallelImpl;
   /** `sendActivity`'s ordering key; the suite's when absent. */
   readonly orderingKey?: OrderingKey;
+  /** The runtime the app's processes run on; Deno when absent. */
+  readonly runtime?: RuntimeName;
   /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
@@ -66,7 +69,8 @@ export interface Axes {
 /**
  * The configurations of a suite: the baseline at each parallelism level
  * (when asked), then each driver; a queue-less driver runs once per axis
- * value.  Axes with more than one value multiply every configuration.
+ * value.  Axes with more than one value multiply every configuration, and
+ * each runtime of `runtimes` repeats them all (runtime by runtime).
  */
 export function expandConfigurations(
   drivers: readonly Driver[],
@@ -74,6 +78,20 @@ export function expandConfigurations(
   baseline = false,
   axes?: Axes,
   parallelImpls: readonly ParallelImpl[] = ["fedify"],
+  runtimes: readonly RuntimeName[] = ["deno"],
+): Configuration[] {
+  const swept = expandAxes(drivers, parallel, baseline, axes, parallelImpls);
+  return runtimes.flatMap((runtime) =>
+    runtime === "deno" ? swept : swept.map((c) => ({ ...c, runtime }))
+  );
+}
+
+function expandAxes(
+  drivers: readonly Driver[],
+  parallel: readonly number[],
+  baseline: boolean,
+  axes: Axes | undefined,
+  parallelImpls: readonly ParallelImpl[],
 ): Configuration[] {
   const floor: Configuration[] = baseline
     ? parallel.map((parallelism) => ({
@@ -117,14 +135,23 @@ export function expandConfigurations(
 }
 
 /**
- * Why a crash test does not apply to a configuration, or `null` if it does:
- * without a queue there is nothing to lose, and without a server the bench
- * started there is no server to kill.
+ * Why a configuration cannot run as asked, or `null` if it can: its driver
+ * does not run on the configuration's runtime (`Driver.runtimes`), or a
+ * crash test does not apply (without a queue there is nothing to lose, and
+ * without a server the bench started there is no server to kill).
  */
-export function crashUnfit(
+export function configurationUnfit(
   configuration: Configuration,
   crash: SuiteParams["crash"],
 ): string | null {
+  const runtime = configuration.runtime ?? "deno";
+  const runtimes = configuration.driver.runtimes;
+  if (runtimes != null && !runtimes.includes(runtime)) {
+    return `runs on ${runtimes.join(", ")} only, not ${runtime}` +
+      (configuration.driver.runtimesNote == null
+        ? ""
+        : `: ${configuration.driver.runtimesNote}`);
+  }
   if (crash == null) return null;
   const flag = crash.serverAt != null
     ? "--crash-server-at"
@@ -160,6 +187,9 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   }
   if ((configuration.parallelImpl ?? "fedify") !== "fedify") {
     id += `-${configuration.parallelImpl}`;
+  }
+  if ((configuration.runtime ?? "deno") !== "deno") {
+    id += `-${configuration.runtime}`;
   }
   return id;
 }

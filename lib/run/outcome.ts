@@ -29,6 +29,7 @@ import type {
   ProcessRecord,
   RestartRecord,
   RunResult,
+  RuntimeIdentity,
   ServerRecord,
 } from "../results/types.ts";
 
@@ -90,6 +91,8 @@ export interface RunObservations {
   readonly server: ServerRecord | null;
   /** What the driver's queue specifier resolved to, if known. */
   readonly implementation: Implementation | null;
+  /** The runtime the sender reported running on; `null` when it did not. */
+  readonly runtime?: RuntimeIdentity | null;
   /** See `RunResult.dequeueMsPerQueued`. */
   readonly dequeueMsPerQueued?: number;
   /** Epoch ms the sender started sending from, if it did. */
@@ -201,6 +204,7 @@ export function buildRunResult(run: RunObservations): RunResult {
     cpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["sender", "worker"]), delivered),
     serverCpuMsPerDelivery: cpuMsPerDelivery(cpuOf(["server"]), delivered),
     implementation: run.implementation,
+    ...(run.runtime == null ? {} : { runtime: run.runtime }),
     ...(run.dequeueMsPerQueued == null
       ? {}
       : { dequeueMsPerQueued: run.dequeueMsPerQueued }),

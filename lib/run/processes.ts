@@ -20,8 +20,9 @@ import type {
   IdleRecord,
   Implementation,
   ProcessRecord,
+  RuntimeIdentity,
 } from "../results/types.ts";
-import { Child } from "../system/process.ts";
+import { Child, type Launcher } from "../system/process.ts";
 
 const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);
 const SENDER_SCRIPT = new URL("../child/sender.ts", import.meta.url);
@@ -41,6 +42,8 @@ export interface AppPlan {
   readonly worker: Omit<WorkerSpec, "reportDepth">;
   /** The sender's spec. */
   readonly sender: SenderSpec;
+  /** How the sender and workers start; Deno when absent. */
+  readonly launcher?: Launcher;
 }
 
 /**
@@ -80,7 +83,12 @@ export class RunProcesses {
   async startApp(plan: AppPlan): Promise<void> {
     this.#plan = plan;
     this.#workers = this.#spawnWorkers(plan);
-    const sender = this.#spawn("sender", SENDER_SCRIPT, plan.sender);
+    const sender = this.#spawn(
+      "sender",
+      SENDER_SCRIPT,
+      plan.sender,
+      plan.launcher,
+    );
     this.#sender = sender;
     this.#consumer = sender;
     await Promise.all([...this.#workers, sender].map((c) => this.#ready(c)));
@@ -104,6 +112,14 @@ export class RunProcesses {
   implementation(): Implementation | null {
     const opener = this.#workers[0] ?? this.#sender;
     return opener?.latest("ready")?.implementation ?? null;
+  }
+
+  /**
+   * The runtime the sender said it runs on when ready; `null` when it did
+   * not say.
+   */
+  runtime(): RuntimeIdentity | null {
+    return this.#sender?.latest("ready")?.runtime ?? null;
   }
 
   /** Takes every process's first reading: measuring starts now. */
@@ -170,6 +186,7 @@ export class RunProcesses {
       "sender",
       SENDER_SCRIPT,
       { ...plan.sender, consumeOnly: true } satisfies SenderSpec,
+      plan.launcher,
     );
     this.#consumer = consumer;
     await this.#ready(consumer);
@@ -310,8 +327,13 @@ export class RunProcesses {
     return this.#plan;
   }
 
-  #spawn(role: string, script: URL, spec: unknown): Child {
-    const child = Child.spawn({ role, script, spec });
+  #spawn(
+    role: string,
+    script: URL,
+    spec: unknown,
+    launcher?: Launcher,
+  ): Child {
+    const child = Child.spawn({ role, script, spec, launcher });
     this.#children.push(child);
     this.#meters.push(new ProcessMeter(role, child.pid));
     return child;
@@ -333,6 +355,7 @@ export class RunProcesses {
         reportDepth: index === 0,
         log: worker.log,
       } satisfies WorkerSpec,
+      this.#plan?.launcher,
     );
   }
 

@@ -28,10 +28,11 @@ import type {
   IdleRecord,
   Implementation,
   RunResult,
+  RuntimeIdentity,
   ServerRecord,
   SuiteParams,
 } from "../results/types.ts";
-import type { ServiceManager } from "../services/mod.ts";
+import type { AppLauncher, ServiceManager } from "../services/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
@@ -74,6 +75,11 @@ export interface RunContext {
   readonly services: ServiceManager;
   /** User driver modules that child processes must load too. */
   readonly driverModules: readonly string[];
+  /**
+   * The runtime the app's processes (the sender and the workers) run on,
+   * ready to start them; Deno when absent.
+   */
+  readonly launcher?: AppLauncher;
   /** Aborts the run (Ctrl-C). */
   readonly signal?: AbortSignal;
   /** Which run this is (1-based) and of how many, for progress reports. */
@@ -130,6 +136,8 @@ class Run {
   #prepared: PreparedQueue | undefined;
   #inbox: InboxClient | undefined;
   #implementation: Implementation | null = null;
+  /** The runtime the sender reported running on. */
+  #runtime: RuntimeIdentity | null = null;
   #stats: InboxStats | undefined;
   #sent: SentMessage | undefined;
   #arrivals: InboxArrivals | undefined;
@@ -251,6 +259,7 @@ class Run {
       ...(this.#timeStages() ? { stages: true } : {}),
     };
     await this.#processes.startApp({
+      launcher: context.launcher,
       workers: this.#workers,
       worker: { queue, log: context.log },
       sender: {
@@ -285,6 +294,18 @@ class Run {
     // The process that consumes the queue opened it first; it says which
     // implementation the driver's specifier resolved to.
     this.#implementation = this.#processes.implementation();
+    this.#runtime = this.#processes.runtime();
+    const asked = context.launcher?.runtime;
+    if (
+      asked != null && this.#runtime != null &&
+      (asked.name !== this.#runtime.name ||
+        asked.version !== this.#runtime.version)
+    ) {
+      throw new Error(
+        `the app was to run on ${asked.name} ${asked.version}, but its ` +
+          `sender runs on ${this.#runtime.name} ${this.#runtime.version}`,
+      );
+    }
     // Every process is ready: measure from here.
     this.#processes.startMeasuring();
     await this.#processes.go();
@@ -466,6 +487,7 @@ class Run {
       timeoutSeconds: this.#timeoutSeconds,
       server: this.#server,
       implementation: this.#implementation,
+      runtime: this.#runtime,
       ...(this.#configuration.driver.dequeueMsPerQueued == null ? {} : {
         dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
       }),

@@ -5,7 +5,11 @@
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { ResultsDocument, SuiteParams } from "../results/types.ts";
-import { crashUnfit, expandConfigurations, idOf } from "./configurations.ts";
+import {
+  configurationUnfit,
+  expandConfigurations,
+  idOf,
+} from "./configurations.ts";
 import { runSuite } from "./suite.ts";
 import { planRounds } from "./order.ts";
 
@@ -20,6 +24,57 @@ Deno.test("expandConfigurations: baseline first, none once, queues per level", (
     "redis",
     "redis-x4",
   ]);
+});
+
+Deno.test("expandConfigurations: each runtime repeats the suite, its rows named by it; Deno's keep their names", () => {
+  const configurations = expandConfigurations(
+    drivers,
+    [1, 4],
+    true,
+    undefined,
+    ["fedify"],
+    ["deno", "node"],
+  );
+  assert.deepEqual(configurations.map((c) => idOf(c)), [
+    "baseline",
+    "baseline-x4",
+    "none",
+    "redis",
+    "redis-x4",
+    "baseline-node",
+    "baseline-x4-node",
+    "none-node",
+    "redis-node",
+    "redis-x4-node",
+  ]);
+  assert.equal(configurations[0].runtime, undefined);
+  assert.equal(configurations[5].runtime, "node");
+});
+
+Deno.test("a queue that runs on Deno only is unfit on Node.js and Bun, with its reason", () => {
+  const denoKv = findDriver(builtinDrivers, "deno-kv")!;
+  assert.equal(
+    configurationUnfit({ driver: denoKv, parallelism: 1 }, undefined),
+    null,
+  );
+  for (const runtime of ["node", "bun"] as const) {
+    assert.match(
+      configurationUnfit(
+        { driver: denoKv, parallelism: 1, runtime },
+        undefined,
+      ) ?? "",
+      new RegExp(`^runs on deno only, not ${runtime}: .*Deno\\.openKv`),
+    );
+  }
+  // A queue of the npm registry runs everywhere.
+  const redis = findDriver(builtinDrivers, "redis")!;
+  assert.equal(
+    configurationUnfit(
+      { driver: redis, parallelism: 1, runtime: "bun" },
+      undefined,
+    ),
+    null,
+  );
 });
 
 Deno.test("expandConfigurations: swept axes multiply every configuration", () => {
@@ -49,14 +104,23 @@ Deno.test("crash tests skip configurations with nothing to crash", () => {
   const [local] = expandConfigurations([sqlite], [1]);
   const worker = { workerAt: 0.5 };
   const server = { serverAt: 0.5 };
-  assert.equal(crashUnfit(redis, undefined), null);
-  assert.equal(crashUnfit(redis, worker), null);
-  assert.equal(crashUnfit(redis, server), null);
-  assert.equal(crashUnfit(local, worker), null);
-  assert.match(crashUnfit(baseline, worker)!, /--crash-worker-at: .*no queue/);
-  assert.match(crashUnfit(none, worker)!, /no queue, so a crash has nothing/);
-  assert.match(crashUnfit(none, server)!, /--crash-server-at: .*no queue/);
-  assert.match(crashUnfit(local, server)!, /no queue server to crash/);
+  assert.equal(configurationUnfit(redis, undefined), null);
+  assert.equal(configurationUnfit(redis, worker), null);
+  assert.equal(configurationUnfit(redis, server), null);
+  assert.equal(configurationUnfit(local, worker), null);
+  assert.match(
+    configurationUnfit(baseline, worker)!,
+    /--crash-worker-at: .*no queue/,
+  );
+  assert.match(
+    configurationUnfit(none, worker)!,
+    /no queue, so a crash has nothing/,
+  );
+  assert.match(
+    configurationUnfit(none, server)!,
+    /--crash-server-at: .*no queue/,
+  );
+  assert.match(configurationUnfit(local, server)!, /no queue server to crash/);
 });
 
 const params: SuiteParams = {

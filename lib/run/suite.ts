@@ -11,6 +11,7 @@ import type { Driver } from "../../drivers/driver.ts";
 import {
   type CalibrationOptions,
   combineCalibrations,
+  measureAppSignRate,
   measureCalibration,
   ROW_CALIBRATION,
 } from "./calibrate.ts";
@@ -21,12 +22,14 @@ import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import {
+  type AppSignRate,
   type Calibration,
   type ConfigurationResult,
   type Environment,
   type LogSummary,
   type ResultsDocument,
   type RunResult,
+  type RuntimeName,
   SCHEMA_VERSION,
   type SuiteParams,
 } from "../results/types.ts";
@@ -34,15 +37,19 @@ import { type Progress, runOnce } from "./runner.ts";
 import {
   type Configuration,
   configurationName,
-  crashUnfit,
+  configurationUnfit,
   driverAvailability,
   expandConfigurations,
   suiteEntries,
   type SuiteEntry,
 } from "./configurations.ts";
 import { errorMessage } from "../results/error_message.ts";
-import { ServiceManager } from "../services/mod.ts";
-import { aggregateRuns } from "../measure/stats.ts";
+import {
+  type AppLauncher,
+  prepareAppRuntime,
+  ServiceManager,
+} from "../services/mod.ts";
+import { aggregateRuns, median, spreadOf } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { searchMaxRate } from "./steady.ts";
 
@@ -218,6 +225,12 @@ export async function runSuite(
     await refreshEnvironment();
     await save(document(null), false);
   };
+  // Node.js and Bun with the app's packages, installed on first use: a
+  // failed install fails the suite before anything is measured.
+  const launchers = new Map<RuntimeName, AppLauncher>();
+  for (const name of params.runtime ?? ["deno"]) {
+    launchers.set(name, await prepareAppRuntime(name, options.signal));
+  }
   try {
     if (calibrate) {
       const start = await measureCalibration(options.calibrationSlices)
@@ -240,6 +253,7 @@ export async function runSuite(
       (options.baseline ?? false) && params.load == null,
       params.axes,
       params.parallelImpl,
+      params.runtime,
     );
     for (const entry of suiteEntries(configurations, params)) {
       states.push({ entry, runs: [], done: false });
@@ -292,6 +306,10 @@ export async function runSuite(
             return undefined;
           })
           : undefined;
+        const launcher = launchers.get(configuration.runtime ?? "deno")!;
+        const appSign = calibrate && params.runtime != null
+          ? await appSignRate(launcher, id)
+          : undefined;
         // Ctrl-C during the calibration: the run has not started.
         if (options.signal?.aborted) break rounds;
         order.push(id);
@@ -301,6 +319,7 @@ export async function runSuite(
             params,
             services,
             driverModules: options.driverModules ?? [],
+            launcher,
             signal: options.signal,
             run: { index: run, of: entry.maxRate ? 1 : runs },
             onProgress: options.onProgress,
@@ -329,9 +348,11 @@ export async function runSuite(
           outcome = await once(entry.load, index + 1);
         }
         if (outcome == null) break rounds;
-        state.runs.push(
-          before == null ? outcome : { ...outcome, calibration: before },
-        );
+        state.runs.push({
+          ...outcome,
+          ...(before == null ? {} : { calibration: before }),
+          ...(appSign == null ? {} : { appSignRate: appSign }),
+        });
         // A configuration that did not finish once would only burn its time
         // limit again: its result says how far the one run got.
         if (
@@ -399,7 +420,7 @@ async function unavailability(
     services,
   );
   if (!availability.available) return availability.reason;
-  return crashUnfit(configuration, params.crash);
+  return configurationUnfit(configuration, params.crash);
 }
 
 /** The fields of a result that say which configuration it is. */
@@ -419,6 +440,37 @@ function configurationFields(
       ? {}
       : { orderingKey: configuration.orderingKey }),
   };
+}
+
+/**
+ * The app runtime's sign rate just before a row, as the row calibration
+ * slices it; `undefined` (said on stderr) when it cannot be measured: a row
+ * measured without it beats no row at all.
+ */
+async function appSignRate(
+  launcher: AppLauncher,
+  id: string,
+): Promise<AppSignRate | undefined> {
+  const slices = ROW_CALIBRATION.slices ?? 3;
+  try {
+    const { runtime, perSecond } = await measureAppSignRate(
+      launcher,
+      slices,
+      ROW_CALIBRATION.sliceSeconds ?? 0.25,
+    );
+    return {
+      runtime,
+      rsaSignsPerSecond: Math.round(median(perSecond) * 10) / 10,
+      spread: spreadOf(perSecond),
+      slices,
+    };
+  } catch (error) {
+    console.error(
+      `${id}: the app runtime's sign rate before the run could not be ` +
+        `measured (${errorMessage(error)}); the run has none`,
+    );
+    return undefined;
+  }
 }
 
 /**

@@ -59,3 +59,9 @@ export {
   spawnLogged,
   type SpawnLoggedOptions,
 } from "../system/logged_process.ts";
+export {
+  type AppLauncher,
+  BUN_VERSION,
+  NODE_VERSION,
+  prepareAppRuntime,
+} from "./app_runtimes.ts";

@@ -127,10 +127,14 @@ function killGroup(pid: number, signal: Deno.Signal): void {
 export class Leftovers {
   readonly #dirs = new Set<string>();
   readonly #processes = new Set<number>();
-  readonly #owner: ProcessIdentity;
+  #owner: ProcessIdentity | undefined;
 
-  /** @param owner The process whose id goes into folder names. */
-  constructor(owner: ProcessIdentity = selfIdentity()) {
+  /**
+   * @param owner The process whose id goes into folder names; this one's,
+   *   read when first needed (so that importing this module on a runtime
+   *   the app runs on, `--runtime`, reads nothing of Deno).
+   */
+  constructor(owner?: ProcessIdentity) {
     this.#owner = owner;
   }
 
@@ -141,7 +145,7 @@ export class Leftovers {
    * @returns The folder's path.
    */
   async makeTempDir(kind: string): Promise<string> {
-    const { pid, startTime } = this.#owner;
+    const { pid, startTime } = this.#owner ??= selfIdentity();
     const dir = await Deno.makeTempDir({
       prefix: `fqb-${kind}-${pid}-${startTime}-`,
     });

@@ -17,14 +17,51 @@ import { spawnProcess } from "./spawn.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url);
 
+/**
+ * How a script of this project is started on a runtime: the executable,
+ * the arguments that run `script` with the spec `spec` (a JSON text, the
+ * script's first argument), and extra environment variables.  Deno's is
+ * {@link DENO_LAUNCHER}; `lib/services/app_runtimes.ts` makes Node.js's and
+ * Bun's (`--runtime`).
+ */
+export interface Launcher {
+  /** The executable. */
+  readonly command: string;
+  /** The arguments that run `script` with `spec`. */
+  args(script: string, spec: string): string[];
+  /** Extra environment variables. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs a script with Deno, this repository's config and all permissions.
+ */
+export const DENO_LAUNCHER: Launcher = {
+  get command() {
+    return Deno.execPath();
+  },
+  args: (script, spec) => [
+    "run",
+    "--allow-all",
+    "--unstable-kv",
+    "--no-prompt",
+    "--config",
+    CONFIG.pathname,
+    script,
+    spec,
+  ],
+};
+
 /** Options for {@link Child.spawn}. */
 export interface ChildOptions {
   /** What the process does, e.g. `"sender"`; used in messages. */
   readonly role: string;
-  /** The Deno script to run. */
+  /** The script to run. */
   readonly script: URL;
   /** JSON-serializable spec, passed as the first argument. */
   readonly spec: unknown;
+  /** How to start it; {@link DENO_LAUNCHER} by default. */
+  readonly launcher?: Launcher;
 }
 
 /** A running child Deno process. */
@@ -66,24 +103,20 @@ export class Child {
   }
 
   /**
-   * Starts `options.script` with Deno, this repository's config and all
-   * permissions, in its own process group: a Ctrl-C in the terminal reaches
-   * the bench, which stops its children itself.
+   * Starts `options.script` with its launcher (Deno, this repository's
+   * config and all permissions, by default), in its own process group: a
+   * Ctrl-C in the terminal reaches the bench, which stops its children
+   * itself.
    */
   static spawn(options: ChildOptions): Child {
-    const spawned = spawnProcess(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--unstable-kv",
-        "--no-prompt",
-        "--config",
-        CONFIG.pathname,
+    const launcher = options.launcher ?? DENO_LAUNCHER;
+    const spawned = spawnProcess(launcher.command, {
+      args: launcher.args(
         options.script.pathname,
         JSON.stringify(options.spec),
-      ],
+      ),
       stdin: "piped",
-      env: { NO_COLOR: "1" },
+      env: { ...launcher.env, NO_COLOR: "1" },
     });
     return new Child(options.role, spawned);
   }

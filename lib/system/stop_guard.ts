@@ -29,6 +29,7 @@
  */
 import { getLogger } from "@logtape/logtape";
 import { errorMessage } from "../results/error_message.ts";
+import { appRuntime } from "../runtime/mod.ts";
 
 const logger = getLogger(["fedify-queue-bench", "queue", "stop"]);
 
@@ -62,12 +63,8 @@ export const SETTLE_LIMIT_MS = 10_000;
  * @param error A rejection's reason.
  */
 export function stopConsequence(error: unknown): string | undefined {
-  if (error instanceof Deno.errors.BadResource) {
-    return "a resource used after it was closed";
-  }
-  if (error instanceof Deno.errors.Interrupted) {
-    return "an operation interrupted by a close";
-  }
+  const closed = appRuntime.closedResource(error);
+  if (closed != null) return closed;
   if (typeof error !== "object" || error == null) return undefined;
   const { code, message, name } = error as {
     code?: unknown;
@@ -149,14 +146,14 @@ export interface HandledRejection {
 
 /** Every guard whose {@link StopGuard.catchStrays} is on. */
 const catching = new Set<StopGuard>();
+/** Removes the runtime's listener that {@link onUnhandled} is, when set. */
+let stopCatching: (() => void) | null = null;
 
-function onUnhandled(event: PromiseRejectionEvent): void {
-  const reason = event.reason;
+function onUnhandled(reason: unknown): boolean {
   // Already named: let it end the process as it is.
-  if (reason instanceof ListenerStopError || catching.size === 0) return;
-  event.preventDefault();
+  if (reason instanceof ListenerStopError || catching.size === 0) return false;
   for (const guard of catching) {
-    if (guard.accept(reason, "a promise nothing here holds")) return;
+    if (guard.accept(reason, "a promise nothing here holds")) return true;
   }
   const [first] = catching;
   const names = [...catching].map((g) => `${g.driver} (${g.step})`);
@@ -167,6 +164,7 @@ function onUnhandled(event: PromiseRejectionEvent): void {
     reason,
   );
   Promise.reject(error);
+  return true;
 }
 
 /**
@@ -348,14 +346,15 @@ export class StopGuard {
    */
   catchStrays(): Disposable {
     if (catching.size === 0) {
-      globalThis.addEventListener("unhandledrejection", onUnhandled);
+      stopCatching = appRuntime.onUnhandledRejection(onUnhandled);
     }
     catching.add(this);
     return {
       [Symbol.dispose]: () => {
         catching.delete(this);
         if (catching.size === 0) {
-          globalThis.removeEventListener("unhandledrejection", onUnhandled);
+          stopCatching?.();
+          stopCatching = null;
         }
       },
     };

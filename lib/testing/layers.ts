@@ -24,6 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/measure", "lib/services"],
   ["lib/system"],
   ["lib/ipc"],
+  ["lib/runtime"],
   ["lib/params"],
   ["lib/results"],
 ];

