@@ -36,6 +36,8 @@ export interface Labelled {
   readonly maxRate?: MaxRateRecord;
   /** The measurement of an idle row. */
   readonly idle?: IdleRecord;
+  /** The runtime the app ran on (`--runtime`). */
+  readonly runtime?: { readonly name: string };
 }
 
 /**
@@ -63,7 +65,8 @@ export function rateText(rate: number): string {
  * The label of the configuration alone, whatever it measured: `redis ×4`,
  * with the swept axes' values when a suite sweeps fanout or key size:
  * `redis ×4 fanout=skip RSA-4096`, and the parallel wrapper when it is not
- * Fedify's: `redis ×4 awaiting`.
+ * Fedify's: `redis ×4 awaiting`, and the app's runtime when it is not Deno:
+ * `redis ×4 on node`.
  */
 export function configurationLabel(result: Labelled): string {
   let text = result.parallelism > 1
@@ -80,6 +83,9 @@ export function configurationLabel(result: Labelled): string {
   }
   if (result.rsaBits != null) text += ` RSA-${result.rsaBits}`;
   if (result.orderingKey != null) text += ` key=${result.orderingKey}`;
+  if (result.runtime != null && result.runtime.name !== "deno") {
+    text += ` on ${result.runtime.name}`;
+  }
   return text;
 }
 

@@ -37,6 +37,15 @@ Deno.test("label: what a steady-load row measured, burst rows unchanged", () => 
     label({ driver: "redis", parallelism: 1, senders: 1 }),
     "redis 1 sender",
   );
+  // The app's runtime, when it is not Deno: rows of one suite stay apart.
+  assert.equal(
+    label({ driver: "redis", parallelism: 4, runtime: { name: "node" } }),
+    "redis ×4 on node",
+  );
+  assert.equal(
+    label({ driver: "redis", parallelism: 4, runtime: { name: "deno" } }),
+    "redis ×4",
+  );
   assert.equal(
     label({
       driver: "sqlite",
