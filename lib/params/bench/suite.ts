@@ -8,12 +8,14 @@ import { list, optional, toggle, value } from "../spec.ts";
 import { SCENARIOS } from "../scenarios.ts";
 import { fedifySourceParam } from "../source.ts";
 import {
+  BUN_VERSION,
   MAX_ORDER_SEED,
   MAX_PARALLELISM,
   MAX_RECIPIENTS,
   MAX_RUNS,
   MAX_TOTAL,
   MAX_WORKERS,
+  NODE_VERSION,
   PARALLEL_IMPLS,
   RUNTIME_NAMES,
 } from "./limits.ts";
@@ -93,8 +95,8 @@ export const SUITE_PARAMS = [
     item: "runtime",
     example: "deno,node",
     help: "the runtime the app's processes (the sender and the queue " +
-      "workers) run on: deno, node (Node.js " + "26.10.0) or bun (Bun " +
-      "1.4.4), both from the npm registry with the app's packages at " +
+      `workers) run on: deno, node (Node.js ${NODE_VERSION}) or bun (Bun ` +
+      `${BUN_VERSION}), both from the npm registry with the app's packages at ` +
       "deno.json's versions, installed on first use; the bench, the inbox " +
       "and the servers stay as they are; a list sweeps them",
     section: SECTION,
