@@ -22,7 +22,10 @@ import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Implementation } from "../lib/results/types.ts";
-import { describeImplementation } from "../lib/measure/implementation.ts";
+import {
+  describeImplementation,
+  packageName,
+} from "../lib/measure/implementation.ts";
 import { readCommit, readExactTag } from "../lib/measure/provenance.ts";
 import { appRuntime } from "../lib/runtime/mod.ts";
 
@@ -361,10 +364,7 @@ export function mappedImplementation(specifier: string): Implementation {
  */
 function installedVersion(specifier: string, resolved: string): string | null {
   if (!resolved.startsWith("file:")) return null;
-  const parts = specifier.split("/");
-  const name = specifier.startsWith("@")
-    ? parts.slice(0, 2).join("/")
-    : parts[0];
+  const name = packageName(specifier);
   const path = fileURLToPath(resolved);
   const at = path.lastIndexOf(`/node_modules/${name}/`);
   if (at < 0) return null;

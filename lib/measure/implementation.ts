@@ -55,7 +55,7 @@ export function describeImplementation(
 }
 
 /** The package part of a bare specifier: `@scope/name` or `name`. */
-function packageName(specifier: string): string {
+export function packageName(specifier: string): string {
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }

@@ -4,9 +4,12 @@
  *
  * @module
  */
-import type { AppRuntime, AppServer, FetchHandler } from "./types.ts";
-
-const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
+import {
+  type AppRuntime,
+  type AppServer,
+  type FetchHandler,
+  STOP_SIGNALS,
+} from "./types.ts";
 
 /** Deno's adapter. */
 export const denoRuntime: AppRuntime = {

@@ -12,14 +12,13 @@ import { writeSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
-import type {
-  AppRuntime,
-  AppServer,
-  FetchHandler,
-  RuntimeName,
+import {
+  type AppRuntime,
+  type AppServer,
+  type FetchHandler,
+  type RuntimeName,
+  STOP_SIGNALS,
 } from "./types.ts";
-
-const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
 /**
  * The adapter of a runtime that provides Node's `process`, named `name` at

@@ -13,6 +13,9 @@ import type { RuntimeIdentity, RuntimeName } from "../results/configuration.ts";
 
 export type { RuntimeIdentity, RuntimeName };
 
+/** The signals that ask an app process to stop. */
+export const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;
+
 /** A request handler, as `Federation.fetch` is one. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
