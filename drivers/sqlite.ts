@@ -1,6 +1,7 @@
 /**
  * `SqliteMessageQueue` from `@fedify/sqlite` on `node:sqlite`'s
- * `DatabaseSync`: the Fedify source tree's (2.3.5) when one is given, the
+ * `DatabaseSync` (on Bun, `bun:sqlite`'s `Database`, which the package's
+ * Bun adapter takes): the Fedify source tree's (2.3.5) when one is given, the
  * registry's 2.0.0-dev.279 otherwise.  Each run gets its own database file in the run's temporary
  * folder; the sender and the worker processes open that same file (WAL
  * journal), so the queue is shared across processes.
@@ -21,6 +22,7 @@ import {
   packageLabel,
   recordedPackages,
 } from "./packages.ts";
+import { appRuntime } from "../lib/runtime/mod.ts";
 
 /** What the sender and worker processes need to open the queue. */
 interface SqliteConfig {
@@ -42,14 +44,12 @@ const POLL_INTERVAL_SECONDS = 5;
 const BUSY_TIMEOUT_MS = 10_000;
 
 /**
- * Why the SQLite drivers do not run the app on Bun: the bench opens the
- * queue's database with `node:sqlite`, which Bun does not implement (it has
- * `bun:sqlite`, for which Fedify's package has its own adapter,
- * `sqlite.bun.ts`, that the bench does not open yet).
+ * Why an ablation with its own database class does not run the app on Bun:
+ * the class is a subclass of `node:sqlite`'s `DatabaseSync`, which Bun does
+ * not implement (the plain driver opens `bun:sqlite` there instead).
  */
-export const SQLITE_RUNTIMES_NOTE = "the bench opens the queue's database " +
-  "with node:sqlite, which Bun lacks; Fedify's bun:sqlite adapter is not " +
-  "wired into the bench yet";
+export const SQLITE_RUNTIMES_NOTE = "its database class is a subclass of " +
+  "node:sqlite's DatabaseSync, which Bun lacks";
 
 /** `node:sqlite`'s `DatabaseSync`, loaded when first needed. */
 export async function nodeSqlite(): Promise<typeof DatabaseSync> {
@@ -99,8 +99,10 @@ export function sqliteDriverFor(
     ...(variant.inDefaultSuite == null
       ? {}
       : { inDefaultSuite: variant.inDefaultSuite }),
-    runtimes: variant.runtimes ?? ["deno", "node"],
-    runtimesNote: SQLITE_RUNTIMES_NOTE,
+    ...(variant.Database == null && variant.runtimes == null ? {} : {
+      runtimes: variant.runtimes ?? ["deno", "node"],
+      runtimesNote: SQLITE_RUNTIMES_NOTE,
+    }),
     quietPeriodSeconds: variant.pollSeconds ?? POLL_INTERVAL_SECONDS,
     get ordering() {
       return {
@@ -162,6 +164,31 @@ export function sqliteDriverFor(
   };
 }
 
+/**
+ * The database the package's adapter for the app's runtime takes, with the
+ * busy timeout: `node:sqlite`'s `DatabaseSync` (or the subclass
+ * `makeDatabase` gives) on Deno and Node.js; on Bun, `bun:sqlite`'s
+ * `Database`, as a Bun app passes it, its busy timeout set by the same
+ * `PRAGMA` that `DatabaseSync`'s `timeout` option sets.
+ */
+async function openDatabase(
+  path: string,
+  makeDatabase: () => Promise<typeof DatabaseSync>,
+): Promise<DatabaseSync> {
+  if (appRuntime.name !== "bun") {
+    const Database = await makeDatabase();
+    return new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  }
+  // A variable, so that Deno's type check does not look for the module.
+  const specifier = "bun:sqlite";
+  const { Database } = await import(specifier);
+  const db = new Database(path);
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // The package's Bun adapter takes it where the node:sqlite one takes a
+  // DatabaseSync; the types follow the tree Deno checks.
+  return db as DatabaseSync;
+}
+
 /** Fedify's SQLite queue (one table, polled; WAL for several processes). */
 export const sqliteDriver: Driver = sqliteDriverFor("sqlite", null);
 
@@ -177,12 +204,11 @@ export async function openSqlite(
   makeDatabase: () => Promise<typeof DatabaseSync> = nodeSqlite,
 ): Promise<OpenedQueue> {
   const { path, table } = config as SqliteConfig;
-  const Database = await makeDatabase();
+  const db = await openDatabase(path, makeDatabase);
   const { module } = await loadQueuePackage(
     "sqlite",
     () => import("@fedify/sqlite"),
   );
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   const queue = new module.SqliteMessageQueue(db, {
     tableName: table,
     initialized: true,

@@ -10,6 +10,7 @@ import {
   isBare,
   parseAppImports,
   redirect,
+  rewriteSubpathImports,
 } from "./app_imports.ts";
 
 const imports: AppImports = {
@@ -73,4 +74,26 @@ Deno.test("a process started without the map says how to start it", () => {
     new RegExp(`${APP_IMPORTS_ENV} is not set: start the app's processes`),
   );
   assert.deepEqual(parseAppImports(JSON.stringify(imports)), imports);
+});
+
+Deno.test("a source tree's mapped subpath imports point at the mapped file, nothing else changes", () => {
+  const source = [
+    'import { type PlatformDatabase, SqliteDatabase } from "#sqlite";',
+    "export { x } from '#sqlite';",
+    'const m = await import("#sqlite");',
+    'import { y } from "#unmapped";',
+    'const text = "#sqlite";',
+    'import { z } from "./sqlite.node.ts";',
+  ].join("\n");
+  assert.equal(
+    rewriteSubpathImports(imports, source),
+    [
+      'import { type PlatformDatabase, SqliteDatabase } from "/repo/drivers/sqlite_platform.ts";',
+      'export { x } from "/repo/drivers/sqlite_platform.ts";',
+      'const m = await import("/repo/drivers/sqlite_platform.ts");',
+      'import { y } from "#unmapped";',
+      'const text = "#sqlite";',
+      'import { z } from "./sqlite.node.ts";',
+    ].join("\n"),
+  );
 });

@@ -4,7 +4,9 @@
  * map (`AppImports`), which the bench writes and Node's resolve hook
  * (`node_hooks.ts`) reads.  (Bun's runtime plugins do not see bare
  * imports; on Bun the same names resolve through NODE_PATH, which
- * `lib/services/app_runtimes.ts` sets.)  A bare specifier imported
+ * `lib/services/app_runtimes.ts` sets, and a source tree's subpath imports
+ * (`#sqlite`) through {@link rewriteSubpathImports}, which the preload
+ * plugin `bun_plugin.ts` applies as it loads the tree's modules.)  A bare specifier imported
  * from outside a `node_modules` folder (this project's modules and a Fedify
  * source tree's) resolves as `deno.json` resolves it: a name deno.json maps
  * to a module of this project goes there; a package resolves from the
@@ -58,4 +60,28 @@ export function redirect(
   if (local != null) return { url: local };
   if (specifier.startsWith("#")) return null;
   return { parent: imports.parent };
+}
+
+/**
+ * `source` (a module's text) with each import of a subpath specifier that
+ * `imports.local` maps (`"#sqlite"`) pointed at the mapped file instead,
+ * for Bun: it resolves a subpath import by the package's `package.json`,
+ * whose targets in a source tree are the built `dist/` files that the tree
+ * does not have, and its plugins do not see such imports.  Only the
+ * specifier of a static `import … from`, `export … from` or dynamic
+ * `import()` changes; the code is the tree's own.
+ */
+export function rewriteSubpathImports(
+  imports: AppImports,
+  source: string,
+): string {
+  return source.replace(
+    /(\bfrom\s*|\bimport\s*\(\s*)(["'])(#[^"'\s]+)\2/g,
+    (whole, before: string, _quote: string, specifier: string) => {
+      const url = imports.local[specifier];
+      if (url == null || !url.startsWith("file:")) return whole;
+      const path = decodeURIComponent(new URL(url).pathname);
+      return `${before}${JSON.stringify(path)}`;
+    },
+  );
 }

@@ -59,6 +59,8 @@ const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 const PROJECT = new URL("../../", import.meta.url);
 const NODE_HOOKS = new URL("../runtime/node_hooks.ts", import.meta.url);
+/** The preload plugin of the app's processes on Bun. */
+const BUN_PLUGIN = new URL("../runtime/bun_plugin.ts", import.meta.url);
 
 /** A runtime ready to start the app's scripts. */
 export interface AppLauncher extends Launcher {
@@ -279,7 +281,8 @@ async function installed(
  * project (`@fedify/amqp` → the stand-in), each re-exporting that module,
  * for a runtime that resolves bare names only as packages (Bun, through
  * NODE_PATH).  `#sqlite` is left out: it is an import of the sqlite
- * package's own, which Bun resolves by that package.
+ * package's own, which Bun resolves by that package (the registry's) or
+ * the preload plugin points where deno.json maps it (a source tree's).
  * @returns The folder.
  */
 async function localPackages(dir: string, map: ImportMap): Promise<string> {
@@ -348,8 +351,15 @@ export async function prepareAppRuntime(
     // through NODE_PATH: deno.json's modules of this project first (as
     // packages that re-export them), then the installed packages;
     // `--no-install` keeps Bun from fetching another version of a name it
-    // cannot find.
-    args: (script, spec) => ["--no-install", script, spec],
+    // cannot find.  The preload plugin points a source tree's `#sqlite`
+    // where deno.json maps it.
+    args: (script, spec) => [
+      "--no-install",
+      "--preload",
+      fileURLToPath(BUN_PLUGIN),
+      script,
+      spec,
+    ],
     env: {
       ...env,
       NODE_PATH: [
