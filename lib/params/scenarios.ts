@@ -123,4 +123,42 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       untilDone: true,
     },
   },
+  runtimes: {
+    description: "the app on Deno, Node.js and Bun side by side (bursts; " +
+      "runtimes-steady is its capacity half): none, in-process, postgres, " +
+      "redis, amqp, mysql and sqlite at ×1 and ×4 on each runtime, " +
+      "100 × 100 per row (10,000 deliveries), RSA-2048, an inbox that " +
+      "answers at once, so that signing dominates; a budget of 30 s per " +
+      "row, under the default's rules (a row that cannot finish within " +
+      "1.5× its budget stops with an estimate)",
+    settings: {
+      total: "100",
+      recipients: "100",
+      drivers: "none,in-process,postgres,redis,amqp,mysql,sqlite",
+      parallel: "1,4",
+      runtime: "deno,node,bun",
+      rsaBits: "2048",
+      budgetSeconds: "30",
+    },
+  },
+  "runtimes-steady": {
+    description: "the capacity half of runtimes: none, in-process, " +
+      "postgres and redis without a wrapper on Deno, Node.js and Bun, " +
+      "each queue's capacity searched from 16 activities/s (10 " +
+      "recipients each, probes of 10 s plus up to 5 s of drain, at most " +
+      "100 s per queue), p99 latency there judged against 5 s, and the " +
+      "load generator's own limit per runtime",
+    settings: {
+      recipients: "10",
+      drivers: "none,in-process,postgres,redis",
+      parallel: "1",
+      runtime: "deno,node,bun",
+      rsaBits: "2048",
+      findMaxRate: true,
+      probeSeconds: "10",
+      probeDrainSeconds: "5",
+      maxRateTimeSeconds: "100",
+      maxRateStart: "16",
+    },
+  },
 };

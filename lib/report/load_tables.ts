@@ -120,7 +120,8 @@ function generatorSection(
       "closed loops at once into a queue that accepts and drops every " +
       "message; **Calls/s** is the highest rate the generator can offer on " +
       "this machine, the ceiling of every rate below and of the max-rate " +
-      "search. Each rate run also reports its own start lag (how late its " +
+      "search (with --runtime, one row per runtime of the app, the ceiling " +
+      "of that runtime's rows). Each rate run also reports its own start lag (how late its " +
       "calls started against the schedule).",
     ],
   };

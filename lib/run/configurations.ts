@@ -220,8 +220,9 @@ export interface SuiteEntry {
 
 /**
  * The entries of a suite in run order: each configuration once for a burst
- * suite; under steady load the load generator's own run first, then each
- * configuration's idle, rate, senders and max-rate entries.
+ * suite; under steady load the load generator's own run first (one per
+ * runtime), then each configuration's idle, rate, senders and max-rate
+ * entries.
  */
 export function suiteEntries(
   configurations: readonly Configuration[],
@@ -235,12 +236,25 @@ export function suiteEntries(
       id: idOf(configuration, axes),
     }));
   }
+  // One generator row per runtime: each runtime's sender has its own limit,
+  // and each runtime's searches are held below their own.
+  const runtimes = [
+    ...new Set(configurations.map((c) => c.runtime ?? "deno")),
+  ];
   const generator: SuiteEntry[] = needsGenerator(load)
-    ? [{
-      configuration: { driver: noneDriver, parallelism: 1, generator: true },
-      id: GENERATOR_DRIVER,
-      load: { kind: "senders", ...GENERATOR_RUN },
-    }]
+    ? runtimes.map((runtime) => {
+      const configuration: Configuration = {
+        driver: noneDriver,
+        parallelism: 1,
+        generator: true,
+        ...(runtime === "deno" ? {} : { runtime }),
+      };
+      return {
+        configuration,
+        id: idOf(configuration),
+        load: { kind: "senders", ...GENERATOR_RUN },
+      };
+    })
     : [];
   return [
     ...generator,

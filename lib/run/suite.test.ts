@@ -9,7 +9,9 @@ import {
   configurationUnfit,
   expandConfigurations,
   idOf,
+  suiteEntries,
 } from "./configurations.ts";
+import { LOAD_PARAMS } from "../testing/load_fixtures.ts";
 import { runSuite } from "./suite.ts";
 import { planRounds } from "./order.ts";
 
@@ -49,6 +51,38 @@ Deno.test("expandConfigurations: each runtime repeats the suite, its rows named 
   ]);
   assert.equal(configurations[0].runtime, undefined);
   assert.equal(configurations[5].runtime, "node");
+});
+
+Deno.test("under steady load each runtime gets its own load generator row, first", () => {
+  const configurations = expandConfigurations(
+    drivers,
+    [1],
+    false,
+    undefined,
+    ["fedify"],
+    ["deno", "node", "bun"],
+  );
+  const entries = suiteEntries(
+    configurations,
+    {
+      load: { ...LOAD_PARAMS, rates: [], senders: [], idleSeconds: undefined },
+    } as unknown as SuiteParams,
+  );
+  assert.deepEqual(entries.map((e) => e.id), [
+    "generator",
+    "generator-node",
+    "generator-bun",
+    "none-max-rate",
+    "redis-max-rate",
+    "none-node-max-rate",
+    "redis-node-max-rate",
+    "none-bun-max-rate",
+    "redis-bun-max-rate",
+  ]);
+  assert.deepEqual(
+    entries.slice(0, 3).map((e) => e.configuration.runtime ?? "deno"),
+    ["deno", "node", "bun"],
+  );
 });
 
 Deno.test("a queue that runs on Deno only is unfit on Node.js and Bun, with its reason", () => {

@@ -262,7 +262,8 @@ export async function runSuite(
       pinned: (s) => s.entry.configuration.generator === true,
       once: (s) => s.entry.maxRate === true,
     });
-    let ceiling = Infinity;
+    // The load generator's limit, per runtime of the app.
+    const ceilings = new Map<RuntimeName, number>();
     rounds: for (const [index, round] of plan.entries()) {
       const order: string[] = [];
       rounds.push(order);
@@ -337,7 +338,8 @@ export async function runSuite(
             outcome = await searchMaxRate({
               load: params.load,
               recipients: params.recipients,
-              ceiling,
+              ceiling: ceilings.get(configuration.runtime ?? "deno") ??
+                Infinity,
               probe: (load) => once(load, 1),
               signal: options.signal,
             });
@@ -364,7 +366,10 @@ export async function runSuite(
         }
         state.result = resultOf(state, params);
         if (configuration.generator && state.result.callsPerSecond != null) {
-          ceiling = state.result.callsPerSecond;
+          ceilings.set(
+            configuration.runtime ?? "deno",
+            state.result.callsPerSecond,
+          );
         }
         if (state.done) options.onResult?.(state.result, false);
         await saveSoFar();
