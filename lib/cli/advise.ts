@@ -1,5 +1,6 @@
 /**
- * `deno task advise --followers N --posts-per-minute P [--durable]`: which
+ * `deno task advise --followers N --posts-per-minute P [--durable]
+ * [--runtime R]`: which
  * queue fits, from the results files on disk (`DIR/latest.json` and every
  * `DIR/*\/latest.json`).  Exit codes: 0 an answer, "not covered" included;
  * 2 bad input or no results to read.
@@ -8,7 +9,7 @@
  */
 import { join, relative } from "node:path";
 import { ADVISE, parseCommand, renderHelp, UsageError } from "../params/mod.ts";
-import { advise, type Source } from "../report/advice.ts";
+import { advise, onRuntime, type Source } from "../report/advice.ts";
 import { renderAdvice } from "../report/advice_text.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 
@@ -54,12 +55,23 @@ export async function main(
     return 0;
   }
   const sources = await readSources(values.results);
-  if (!sources.some((s) => s.document.results.some((r) => r.maxRate != null))) {
+  const runtime = values.runtime;
+  if (
+    !onRuntime(sources, runtime).some((s) =>
+      s.document.results.some((r) => r.maxRate != null)
+    )
+  ) {
+    const [scenario, folder] = runtime === "deno"
+      ? ["steady", "steady"]
+      : ["runtimes-steady", "runtimes-steady"];
     console.error(
-      `error: no sustained rates in ${values.results}: no results file there ` +
-        "has a max-rate search; measure them with deno task bench --scenario " +
-        `steady --out ${join(values.results, "steady")}, or point --results ` +
-        "at a folder that has them",
+      `error: no sustained rates in ${values.results}${
+        runtime === "deno" ? "" : ` with the app on ${runtime}`
+      }: no results file there has a max-rate search${
+        runtime === "deno" ? "" : " of that runtime"
+      }; measure them with deno task bench --scenario ${scenario} --out ${
+        join(values.results, folder)
+      }, or point --results at a folder that has them`,
     );
     return 2;
   }
@@ -67,6 +79,7 @@ export async function main(
     followers: values.followers!,
     postsPerMinute: values.postsPerMinute!,
     durable: values.durable,
+    runtime,
   }, sources);
   console.log(
     values.json ? JSON.stringify(answer, null, 2) : renderAdvice(answer),

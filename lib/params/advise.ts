@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { count, positive, text } from "./kinds.ts";
+import { choice, count, positive, text } from "./kinds.ts";
+import { RUNTIME_NAMES } from "./bench/limits.ts";
 import { type CommandTable, optional, toggle, value } from "./spec.ts";
 
 const QUESTION = "The question";
@@ -35,6 +36,17 @@ const PARAMS = [
     help: "losing a delivery when a worker or the queue server crashes is " +
       "not acceptable: a queue fits only if none of its counted crash runs " +
       "lost a delivery; those whose crash figures are all measured come first",
+    section: QUESTION,
+    affects: "nothing",
+  }),
+  value({
+    name: "runtime",
+    flag: "runtime",
+    kind: choice(RUNTIME_NAMES, "R"),
+    default: RUNTIME_NAMES[0],
+    help: "the runtime the app runs on: deno, node or bun; rates, latency, " +
+      "CPU and idle cost come from rows measured on it (--runtime in the " +
+      "bench); crash figures from every runtime's, saying which",
     section: QUESTION,
     affects: "nothing",
   }),
@@ -70,7 +82,8 @@ const PARAMS = [
 /** The options of `deno task advise`. */
 export const ADVISE: CommandTable<typeof PARAMS> = {
   command: "advise",
-  usage: "deno task advise --followers N --posts-per-minute P [--durable]",
+  usage: "deno task advise --followers N --posts-per-minute P [--durable] " +
+    "[--runtime R]",
   summary: "Answers which queue fits a server: the deliveries per second it " +
     "needs at peak (followers × posts per minute ÷ 60) against each queue's " +
     "measured sustained rate, with latency, crash losses and CPU, every " +
@@ -85,7 +98,9 @@ export const ADVISE: CommandTable<typeof PARAMS> = {
     "its figure. A run that gave up (its stall window) sooner than another " +
     "run of the same configuration went without a delivery after its crash " +
     "before delivering everything was cut off before redelivery: shown, " +
-    "loss unknown, not counted.",
+    "loss unknown, not counted. With --runtime node or bun, only rows " +
+    "measured with the app on that runtime count for rates, latency and CPU " +
+    "(results/runtimes-steady has them).",
   sections: [{ title: QUESTION }, { title: OUTPUT }],
   params: PARAMS,
   rules: [

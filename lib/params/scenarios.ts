@@ -144,10 +144,11 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   "runtimes-steady": {
     description: "the capacity half of runtimes: none, in-process, " +
       "postgres and redis without a wrapper on Deno, Node.js and Bun, " +
-      "each queue's capacity searched from 16 activities/s (10 " +
-      "recipients each, probes of 10 s plus up to 5 s of drain, at most " +
-      "100 s per queue), p99 latency there judged against 5 s, and the " +
-      "load generator's own limit per runtime",
+      "each queue's capacity searched from 16 activities/s as the steady " +
+      "scenario searches it (10 recipients each, probes of 20 s plus up " +
+      "to 10 s of drain) but for at most 120 s per queue, p99 latency " +
+      "there judged against 5 s, and the load generator's own limit per " +
+      "runtime",
     settings: {
       recipients: "10",
       drivers: "none,in-process,postgres,redis",
@@ -155,9 +156,9 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       runtime: "deno,node,bun",
       rsaBits: "2048",
       findMaxRate: true,
-      probeSeconds: "10",
-      probeDrainSeconds: "5",
-      maxRateTimeSeconds: "100",
+      probeSeconds: "20",
+      probeDrainSeconds: "10",
+      maxRateTimeSeconds: "120",
       maxRateStart: "16",
     },
   },

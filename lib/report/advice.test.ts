@@ -296,6 +296,89 @@ Deno.test("advise: a rate beyond every measurement is not covered, with the comm
   );
 });
 
+/** `row` as measured with the app on `runtime`. */
+function on<T extends ConfigurationResult>(runtime: string, row: T): T {
+  return {
+    ...row,
+    id: `${row.id}-${runtime}`,
+    runtime: { name: runtime, version: "1.0.0" },
+  };
+}
+
+/** {@link sources} and a file of searches on Node.js and Bun as well. */
+function withRuntimes(): Source[] {
+  return [
+    ...sources(),
+    {
+      path: "results/runtimes-steady/latest.json",
+      document: doc([
+        // More searches than results/steady, but Deno's are fewer here.
+        search("fast", 30, 64),
+        on("node", search("fast", 90, 128)),
+        on("node", search("safe", 60, 128)),
+        on("node", rate("safe", 8, 200, { cpuMsPerDelivery: 2 })),
+        on("bun", search("fast", 70, 128)),
+        on("bun", search("safe", 50, 128)),
+      ], { recipients: 10 }),
+    },
+  ];
+}
+
+Deno.test("advise: another runtime's searches never answer for Deno, however many", () => {
+  const advice = advise(
+    { followers: 600, postsPerMinute: 10, durable: false },
+    withRuntimes(),
+  );
+  assert.deepEqual(advice.answers.map((a) => [a.driver, a.capacity]), [
+    ["fast", { value: 400, source: "results/steady/latest.json" }],
+    ["safe", { value: 200, source: "results/steady/latest.json" }],
+    ["polling", { value: 200, source: "results/steady/latest.json" }],
+  ]);
+  assert.deepEqual(advice.crashRuntimes, []);
+  assert.doesNotMatch(
+    renderAdvice(advice),
+    /The app on|measured with the app on/,
+  );
+});
+
+Deno.test("advise --runtime node: rates, latency and CPU from Node.js rows; crash figures named as Deno's", () => {
+  const advice = advise(
+    { followers: 600, postsPerMinute: 10, durable: true, runtime: "node" },
+    withRuntimes(),
+  );
+  assert.deepEqual(advice.answers.map((a) => [a.driver, a.capacity]), [
+    ["safe", { value: 600, source: "results/runtimes-steady/latest.json" }],
+    ["fast", { value: 900, source: "results/runtimes-steady/latest.json" }],
+  ]);
+  const safe = advice.answers[0];
+  assert.deepEqual(safe.latency?.value, {
+    deliveriesPerSecond: 80,
+    p99Ms: 200,
+  });
+  assert.equal(safe.cpuMsPerDelivery?.value.app, 2);
+  assert.deepEqual(
+    safe.workerCrash?.runs.map((r) => r.source),
+    ["results/crash/latest.json"],
+    "what a crash loses is the queue's, whichever runtime measured it",
+  );
+  assert.deepEqual(advice.crashRuntimes, ["deno"]);
+  const text = renderAdvice(advice);
+  assert.match(
+    text,
+    /The app on node: rates, latency, CPU and idle cost come only from rows measured with the app on node\./,
+  );
+  assert.match(
+    text,
+    /Crash figures were measured with the app on deno: .* not measured on node\./,
+  );
+  const far = advise(
+    { followers: 50_000, postsPerMinute: 1, durable: false, runtime: "bun" },
+    withRuntimes(),
+  );
+  assert.equal(far.covered, false);
+  assert.match(far.measureCommand!, / --runtime bun --out runs\/advise$/);
+});
+
 Deno.test("deno task advise: answers from a folder, exit 0 when not covered, 2 on bad input", async () => {
   const dir = await Deno.makeTempDir({ prefix: "advise-" });
   try {

@@ -20,6 +20,7 @@ import {
   type ConfigurationResult,
   GENERATOR_DRIVER,
   type ResultsDocument,
+  type RuntimeName,
 } from "../results/types.ts";
 import { MAX_RECIPIENTS } from "../params/mod.ts";
 import {
@@ -43,6 +44,32 @@ export interface Question {
   readonly postsPerMinute: number;
   /** Whether a crash may not lose a delivery. */
   readonly durable: boolean;
+  /** The runtime the app runs on; Deno when absent. */
+  readonly runtime?: RuntimeName;
+}
+
+/** The runtime a row's app ran on: its `runtime`, Deno when absent. */
+export function rowRuntime(row: ConfigurationResult): RuntimeName {
+  return (row.runtime?.name ?? "deno") as RuntimeName;
+}
+
+/**
+ * `sources` with only the rows whose app ran on `runtime`, and without the
+ * files left with none.
+ */
+export function onRuntime(
+  sources: readonly Source[],
+  runtime: RuntimeName,
+): Source[] {
+  return sources
+    .map((s) => ({
+      ...s,
+      document: {
+        ...s.document,
+        results: s.document.results.filter((r) => rowRuntime(r) === runtime),
+      },
+    }))
+    .filter((s) => s.document.results.length > 0);
 }
 
 /** A figure and the file it came from. */
@@ -127,6 +154,11 @@ export interface Advice {
   readonly measuredRecipients: Sourced<number> | null;
   /** Every queue: those that fit first, best first, then the rest. */
   readonly answers: readonly QueueAnswer[];
+  /**
+   * The runtimes the crash figures shown were measured on, when they are
+   * not only the question's (crash files run the app on Deno).
+   */
+  readonly crashRuntimes: readonly RuntimeName[];
 }
 
 const NOT_QUEUES = new Set([BASELINE_DRIVER, GENERATOR_DRIVER, "none"]);
@@ -187,7 +219,11 @@ export function advise(
   sources: readonly Source[],
 ): Advice {
   const needed = question.followers * question.postsPerMinute / 60;
-  const steady = sources.filter((s) =>
+  const runtime = question.runtime ?? "deno";
+  // Rates, latency, CPU and idle cost are the runtime's own; what a crash
+  // loses is the queue's, measured with the app on whichever runtime.
+  const own = onRuntime(sources, runtime);
+  const steady = own.filter((s) =>
     s.document.results.some((r) => r.maxRate != null)
   );
   const workerCrashes = sources.filter((s) =>
@@ -196,7 +232,7 @@ export function advise(
   const serverCrashes = sources.filter((s) =>
     s.document.params.crash?.serverAt != null
   );
-  const bursts = sources.filter((s) => isPlainBurst(s.document));
+  const bursts = own.filter((s) => isPlainBurst(s.document));
   // The file that measured the most queues is the comparison; queues only
   // other files measured (ablations, settings) show as variants of theirs.
   const primary =
@@ -386,12 +422,39 @@ export function advise(
     measureCommand: covered && answers.some((a) => a.fits)
       ? null
       : measureCommand(question, drivers),
+    crashRuntimes: crashRuntimes(answers, sources, runtime),
     measuredRecipients: primary == null ? null : {
       value: primary.document.params.recipients,
       source: primary.path,
     },
     answers,
   };
+}
+
+/**
+ * The runtimes of the crash rows behind `answers`, when any is not
+ * `runtime`; empty otherwise.
+ */
+function crashRuntimes(
+  answers: readonly QueueAnswer[],
+  sources: readonly Source[],
+  runtime: RuntimeName,
+): RuntimeName[] {
+  const shown = new Set(
+    answers.flatMap((a) => [
+      ...[a.workerCrash, a.serverCrash, ...a.serverCrashVariants]
+        .flatMap((e) =>
+          e == null ? [] : e.runs.map((r) => `${r.source}#${e.id}`)
+        ),
+    ]),
+  );
+  const runtimes = new Set<RuntimeName>();
+  for (const source of sources) {
+    for (const row of source.document.results) {
+      if (shown.has(`${source.path}#${row.id}`)) runtimes.add(rowRuntime(row));
+    }
+  }
+  return [...runtimes].some((r) => r !== runtime) ? [...runtimes].sort() : [];
 }
 
 /** The bench command that measures the question directly. */
@@ -403,7 +466,11 @@ function measureCommand(question: Question, drivers: readonly string[]) {
   const duration = Math.max(120, Math.ceil(20 / rate));
   return `deno task bench --drivers ${list} --parallel 1,4 ` +
     `--recipients ${recipients} --rate ${round(rate, 4)} ` +
-    `--duration ${duration} --out runs/advise`;
+    `--duration ${duration}${
+      (question.runtime ?? "deno") === "deno"
+        ? ""
+        : ` --runtime ${question.runtime}`
+    } --out runs/advise`;
 }
 
 const NOT_MEASURED = {

@@ -130,6 +130,20 @@ export function renderAdvice(advice: Advice): string {
         "machine or more handlers moves them.",
     );
   }
+  const runtime = q.runtime ?? "deno";
+  if (runtime !== "deno") {
+    out.push(
+      `The app on ${runtime}: rates, latency, CPU and idle cost come only ` +
+        `from rows measured with the app on ${runtime}.`,
+    );
+  }
+  if (advice.crashRuntimes.length > 0) {
+    out.push(
+      "Crash figures were measured with the app on " +
+        `${advice.crashRuntimes.join(" and ")}: what a crash loses is the ` +
+        "queue's, but they were not measured on " + `${runtime}.`,
+    );
+  }
   const fit = advice.answers.filter((a) => a.fits);
   const rest = advice.answers.filter((a) => !a.fits);
   out.push("");

@@ -20,6 +20,9 @@ import {
   STOP_SIGNALS,
 } from "./types.ts";
 
+/** A cell to sleep on, synchronously, while stdout's pipe is full. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /**
  * The adapter of a runtime that provides Node's `process`, named `name` at
  * `version`, serving with `serve`.
@@ -46,7 +49,16 @@ export function processRuntime(
     writeStdout(bytes) {
       let written = 0;
       while (written < bytes.length) {
-        written += writeSync(1, bytes, written, bytes.length - written);
+        try {
+          written += writeSync(1, bytes, written, bytes.length - written);
+        } catch (error) {
+          // stdout is a pipe the runtime made non-blocking: when it is full
+          // (a long message, the bench reading a moment later), the write
+          // fails with EAGAIN instead of waiting; wait a millisecond and go
+          // on.  A bench that has gone closes the pipe (EPIPE), which throws.
+          if ((error as { code?: unknown }).code !== "EAGAIN") throw error;
+          Atomics.wait(PAUSE, 0, 0, 1);
+        }
       }
     },
     stdin() {
