@@ -20,6 +20,7 @@
  */
 import { join } from "node:path";
 import type { Driver, Json } from "./driver.ts";
+import { settlingQueue } from "../lib/system/settling_listen.ts";
 import {
   loadQueuePackage,
   type PackageChoice,
@@ -126,7 +127,8 @@ export function denoKvDriverFor(
         variant.wrapKv?.(kv) ?? kv,
       );
       return {
-        queue,
+        // A message Deno KV hands over while the listener stops goes back.
+        queue: settlingQueue(queue),
         // Upstream's queue closes its Deno.Kv when disposed (synchronously);
         // a listener's abort has usually closed it already.
         close: () => Promise.resolve(queue[Symbol.dispose]()),

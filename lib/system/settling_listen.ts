@@ -20,15 +20,44 @@
  * package hands over between the two aborts is not handled: where the
  * queue retries natively (`nativeRetrial`), the handler throws and the
  * queue delivers it again later (to another consumer, or after a restart);
- * otherwise, where a throw would lose it, it is handled as usual.
+ * otherwise, where a throw would lose it, it is handled as usual.  A
+ * listener at the package learns of the stop when it is asked for, from
+ * the listener above (not only once the work above has settled), so that
+ * it stops taking messages at once.
  *
  * @module
  */
-import type { MessageQueueListenOptions } from "@fedify/fedify";
+import type { MessageQueue, MessageQueueListenOptions } from "@fedify/fedify";
 
 /** A queue's handler. */
 // deno-lint-ignore no-explicit-any
 type Handler = (message: any) => Promise<void> | void;
+
+/**
+ * The listener options' key under which {@link listenSettling} passes the
+ * first stop asked for down to the listeners below it (Fedify's
+ * `ParallelMessageQueue` and the bench's wrappers pass the options on).
+ */
+const STOP_REQUESTED = Symbol.for("fedify-queue-bench/stop-requested");
+
+/** `options` carrying `requested` as the first stop asked for. */
+function withStopRequested(
+  options: MessageQueueListenOptions,
+  requested: AbortSignal,
+): MessageQueueListenOptions {
+  (options as Record<symbol, unknown>)[STOP_REQUESTED] = requested;
+  return options;
+}
+
+/** The first stop asked for above `options`' listener, if one passed it. */
+function stopRequested(
+  options: MessageQueueListenOptions | undefined,
+): AbortSignal | undefined {
+  const value = (options as Record<symbol, unknown> | undefined)?.[
+    STOP_REQUESTED
+  ];
+  return value instanceof AbortSignal ? value : undefined;
+}
 
 /**
  * Listens with `listen` (a package's own), passing the abort of
@@ -51,6 +80,9 @@ export function listenSettling(
 ): Promise<void> {
   const outer = options?.signal;
   if (outer == null) return listen(handler, options);
+  // The first stop asked for, above this listener: a package-level one sees
+  // its own signal abort only once the work above has settled.
+  const requested = stopRequested(options) ?? outer;
   const inner = new AbortController();
   const running = new Set<Promise<void>>();
   const abortWhenSettled = async () => {
@@ -60,7 +92,7 @@ export function listenSettling(
   if (outer.aborted) inner.abort(outer.reason);
   else outer.addEventListener("abort", abortWhenSettled, { once: true });
   return listen((message) => {
-    if (outer.aborted && nativeRetrial) {
+    if ((outer.aborted || requested.aborted) && nativeRetrial) {
       throw new Error("the listener is stopping; the message is requeued");
     }
     const result = handler(message);
@@ -70,5 +102,41 @@ export function listenSettling(
       result.then(done, done);
     }
     return result;
-  }, { ...options, signal: inner.signal });
+  }, withStopRequested({ ...options, signal: inner.signal }, requested));
+}
+
+/**
+ * `queue` with its `listen` wrapped by {@link listenSettling} at the
+ * package, for a queue that retries natively: a message it hands over once
+ * the listener is stopping is thrown back to it, so that it delivers the
+ * message again later, instead of being handled on a connection about to
+ * close.  `Deno.Kv` hands over a message it had already taken even after
+ * `close()`; handled, its fanout's enqueues failed with "BadResource" in
+ * Fedify's log.  Put it directly around the package, inside Fedify's
+ * `ParallelMessageQueue`, whose slots would swallow the throw.  Everything
+ * else passes through.
+ */
+export function settlingQueue(queue: MessageQueue): MessageQueue {
+  const wrapped: MessageQueue = {
+    get nativeRetrial() {
+      return queue.nativeRetrial;
+    },
+    enqueue: (message, options) => queue.enqueue(message, options),
+    listen: (handler, options) =>
+      listenSettling(
+        (h, o) => queue.listen(h, o),
+        handler,
+        options,
+        queue.nativeRetrial === true,
+      ),
+  };
+  if (queue.enqueueMany != null) {
+    const enqueueMany = queue.enqueueMany.bind(queue);
+    wrapped.enqueueMany = (messages, options) => enqueueMany(messages, options);
+  }
+  if (queue.getDepth != null) {
+    const getDepth = queue.getDepth.bind(queue);
+    wrapped.getDepth = () => getDepth();
+  }
+  return wrapped;
 }
