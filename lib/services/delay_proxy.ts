@@ -9,7 +9,8 @@
  * asked, and says whether it kept up), the busiest second, and the turns of
  * each connection: a turn is a chunk from the client that follows one from
  * the server (or opens the connection), one round trip of a protocol that
- * waits for its answers.
+ * waits for its answers.  {@link DelayProxy.startWindow} starts every count
+ * afresh, so that a run's figures leave out what its set-up carried.
  *
  * @module
  */
@@ -24,9 +25,12 @@ export interface DelayProxyOptions {
   readonly hostname?: string;
 }
 
-/** What a proxy carried. */
+/** What a proxy carried (since its last window started). */
 export interface DelayProxyStats {
-  /** Connections accepted. */
+  /**
+   * Connections carried: those accepted, and those still open when the
+   * window started.
+   */
   readonly connections: number;
   /** Bytes from clients to the server. */
   readonly bytesUp: number;
@@ -72,6 +76,8 @@ export class DelayProxy {
   readonly #delays: number[] = [];
   #delaysSeen = 0;
   #connections = 0;
+  /** Client connections open now. */
+  #open = 0;
   #bytesUp = 0;
   #bytesDown = 0;
   #chunks = 0;
@@ -131,6 +137,23 @@ export class DelayProxy {
     };
   }
 
+  /**
+   * Starts counting afresh: every figure of {@link stats} counts from here
+   * (the connections still open count as carried).
+   */
+  startWindow(): void {
+    this.#delays.length = 0;
+    this.#delaysSeen = 0;
+    this.#connections = this.#open;
+    this.#bytesUp = 0;
+    this.#bytesDown = 0;
+    this.#chunks = 0;
+    this.#turns = 0;
+    this.#second = Math.floor(performance.now() / 1000);
+    this.#inSecond = 0;
+    this.#busiest = 0;
+  }
+
   /** Stops listening and closes every connection. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -161,6 +184,15 @@ export class DelayProxy {
   }
 
   async #serve(client: Deno.TcpConn): Promise<void> {
+    this.#open++;
+    try {
+      await this.#carry(client);
+    } finally {
+      this.#open--;
+    }
+  }
+
+  async #carry(client: Deno.TcpConn): Promise<void> {
     this.#conns.add(client);
     let server: Deno.TcpConn;
     try {
