@@ -92,7 +92,7 @@ export class RunDeployment {
   #taskset: string | undefined;
   /** The bench's own CPUs before the run, given back after it. */
   #benchCpus: readonly number[] | undefined;
-  #cores: number;
+  readonly #cores: number;
   #benchPinned = false;
   #server: Pick<PinningRecord, "server" | "serverNote"> = {
     server: null,
@@ -107,7 +107,11 @@ export class RunDeployment {
     this.#cores = navigator.hardwareConcurrency;
   }
 
-  /** The cores the app may use: the stage model's `cores`. */
+  /**
+   * The cores the run's processes share, read before the bench pinned
+   * itself: the stage model's `cores` (which, under `--cpus`, does not split
+   * its CPU bound between the app's cores and the rest).
+   */
   get cores(): number {
     return this.#cores;
   }
@@ -129,7 +133,6 @@ export class RunDeployment {
     this.#taskset = tasksetPath();
     this.#benchCpus = allowed;
     this.#split = split;
-    this.#cores = split.app.length;
     if (split.rest.length === 0) return;
     await pinProcess(Deno.pid, split.rest, this.#taskset);
     this.#benchPinned = true;
