@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DENO_LAUNCHER } from "../system/process.ts";
+import { processTree } from "../system/procstat.ts";
 import {
   allowedCpus,
   formatCpuList,
@@ -76,10 +77,7 @@ Deno.test("pinning a running process pins its children too, every thread", async
     // Until the shell has forked its sleep.
     for (let i = 0; i < 100 && child == null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const children = Deno.readTextFileSync(
-        `/proc/${shell.pid}/task/${shell.pid}/children`,
-      ).trim();
-      if (children !== "") child = Number(children.split(" ")[0]);
+      child = processTree(shell.pid)[1];
     }
     assert.ok(child != null, "the shell started its child");
     assert.equal(await pinProcessTree(shell.pid, [cpu]), 2);

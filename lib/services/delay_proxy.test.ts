@@ -141,6 +141,8 @@ Deno.test("a window counts afresh: set-up traffic is left out, an open connectio
   try {
     await writer.write(encoder.encode("set-up"));
     await readExactly(reader, 6);
+    // The proxy counts a chunk once its write returned: let it settle.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(proxy.stats().bytesUp, 6);
     proxy.startWindow();
     assert.deepEqual(proxy.stats(), {

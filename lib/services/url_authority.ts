@@ -85,7 +85,11 @@ export function urlEndpoint(url: string): Endpoint | undefined {
   const scheme = parts.scheme.slice(0, -3).toLowerCase();
   const number = port == null ? DEFAULT_PORTS[scheme] : Number(port);
   if (number == null || !(number > 0 && number < 65536)) return undefined;
-  return { hostname: decodeURIComponent(hostname), port: number };
+  try {
+    return { hostname: decodeURIComponent(hostname), port: number };
+  } catch {
+    return undefined; // Malformed percent-encoding: no host to connect to.
+  }
 }
 
 /** An endpoint as a URL's host writes it: `127.0.0.1:6379`, `[::1]:6379`. */

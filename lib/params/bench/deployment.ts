@@ -21,7 +21,8 @@ export const DEPLOYMENT_PARAMS = [
     kind: count(1, MAX_CPUS, "cores"),
     default: [],
     item: "count",
-    example: "1,2",
+    // One core: an example that parses on every machine.
+    example: "1",
     help: "pin the app's processes (the sender and the workers) to the " +
       "first N of the bench's cores with taskset, and the inbox, the " +
       "bench and a queue server it started to the rest (when there is a " +
