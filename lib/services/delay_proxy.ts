@@ -10,10 +10,13 @@
  * each connection: a turn is a chunk from the client that follows one from
  * the server (or opens the connection), one round trip of a protocol that
  * waits for its answers.  {@link DelayProxy.startWindow} starts every count
- * afresh, so that a run's figures leave out what its set-up carried.
+ * afresh, so that a run's figures leave out what its set-up carried.  The
+ * delays are timed by a worker thread (`precise_alarm.ts`): Deno's own
+ * timers are a millisecond too coarse for a round trip of 1 ms.
  *
  * @module
  */
+import { PreciseAlarm } from "./precise_alarm.ts";
 
 /** Where the proxy listens and what it forwards to. */
 export interface DelayProxyOptions {
@@ -58,23 +61,6 @@ interface Pending {
   readonly data: Uint8Array;
 }
 
-/**
- * Waits until `performance.now()` reaches `due`, never less.  Deno's timers
- * fire about a millisecond after the time asked (measured here: 2 ms asked,
- * 3.2 ms median), and no sooner than about 1 ms: so each wait asks a
- * millisecond less than what is left, at least 1 ms, and the loop waits
- * again in the rare case it woke too early.  A delay under about 1 ms is
- * still carried as 1–2 ms; the stats say what was added.
- */
-async function until(due: number): Promise<void> {
-  for (;;) {
-    const left = due - performance.now();
-    if (left <= 0) return;
-    const ask = Math.max(1, Math.ceil(left) - 1);
-    await new Promise((resolve) => setTimeout(resolve, ask));
-  }
-}
-
 /** A running delay proxy. */
 export class DelayProxy {
   readonly #listener: Deno.Listener<Deno.TcpConn, Deno.NetAddr>;
@@ -94,6 +80,8 @@ export class DelayProxy {
   #inSecond = 0;
   #busiest = 0;
   #accepting: Promise<void>;
+  /** Times the delays; none when there is no delay to time. */
+  readonly #alarm: PreciseAlarm | undefined;
   #closed = false;
 
   private constructor(
@@ -102,6 +90,7 @@ export class DelayProxy {
   ) {
     this.#listener = listener;
     this.#options = options;
+    this.#alarm = options.oneWayMs > 0 ? PreciseAlarm.start() : undefined;
     this.#accepting = this.#accept();
   }
 
@@ -175,6 +164,8 @@ export class DelayProxy {
       } catch { /* already closed */ }
     }
     await this.#accepting;
+    // Pending delays go on with timers, never short.
+    this.#alarm?.close();
     await Promise.allSettled([...this.#pipes]);
   }
 
@@ -267,7 +258,7 @@ export class DelayProxy {
           waiter.wake = null;
           continue;
         }
-        await until(next.readAt + this.#options.oneWayMs);
+        await this.#alarm?.until(next.readAt + this.#options.oneWayMs);
         await writer.write(next.data);
         this.#count(performance.now() - next.readAt);
       }
