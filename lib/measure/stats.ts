@@ -313,6 +313,15 @@ export function aggregateRuns(
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),
+    // Where the app ran, and what the delay proxies carried in the
+    // representative run (each run has its own in `runs`).
+    ...(representative.deployment == null
+      ? {}
+      : { deployment: representative.deployment }),
+    ...(representative.proxy == null ? {} : { proxy: representative.proxy }),
+    ...(representative.roundTripsPerDelivery == null
+      ? {}
+      : { roundTripsPerDelivery: representative.roundTripsPerDelivery }),
     // The stages, the prediction and the limit of the representative run,
     // which they were measured in.
     ...(representative.stages == null ? {} : {

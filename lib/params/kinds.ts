@@ -156,6 +156,28 @@ export function positive(
   };
 }
 
+/** A number of milliseconds from 0 to `max`, like `5`, `0.5` or `5ms`. */
+export function milliseconds(max: number): Kind<number> {
+  return {
+    placeholder: "MS",
+    unit: "ms",
+    parse(raw, label) {
+      const text = raw.trim().replace(/ms$/, "");
+      const value = Number(text);
+      if (
+        text === "" || !Number.isFinite(value) || value < 0 || value > max
+      ) {
+        throw new UsageError(
+          `${label} must be a number of milliseconds from 0 to ${max}, like ` +
+            `5 or 0.5, got ${JSON.stringify(raw)}`,
+        );
+      }
+      return value;
+    },
+    format: String,
+  };
+}
+
 /** A duration like `5s`, `500ms` or `5` (seconds), in milliseconds. */
 export function durationMs(): Kind<number> {
   return {

@@ -120,6 +120,7 @@ Deno.test("the results' schema declares every recorded parameter", () => {
     ...Object.keys(SCENARIOS).map((name) => ["--scenario", name]),
     ["--fanout", "auto,skip", "--inbox-verify", "--crash-server-at", "0.5"],
     ["--senders", "4", "--idle", "5", "--log-level", "info"],
+    ["--cpus", "1", "--queue-rtt", "0,2.5,5"],
   ];
   for (const args of cases) {
     const record = recordParams(BENCH, parseCommand(BENCH, args, {}).values);
@@ -150,6 +151,24 @@ Deno.test("every bad value gets the kind's message, negative ones too", () => {
     [["--parallel", "-4"], /--parallel must be a whole number, got "-4"/],
     [["--seed", "-1", "--rate", "2"], /--seed must be a whole number/],
     [["--total", "--recipients", "5"], /argument missing|--help/],
+    [["--cpus", "0"], /--cpus must be between 1 and 1024, got 0/],
+    [["--cpus", "-1"], /--cpus must be a whole number, got "-1"/],
+    [["--cpus", "1.5"], /--cpus must be a whole number, got "1.5"/],
+    [
+      ["--cpus", `1,${navigator.hardwareConcurrency + 1}`],
+      new RegExp(
+        `--cpus ${navigator.hardwareConcurrency + 1}: this machine gives ` +
+          `the bench ${navigator.hardwareConcurrency} cores?; give --cpus ` +
+          `from 1 to ${navigator.hardwareConcurrency}`,
+      ),
+    ],
+    [
+      ["--queue-rtt", "-1"],
+      /--queue-rtt must be a number of milliseconds from 0 to 1000, like 5 or 0\.5, got "-1"/,
+    ],
+    [["--queue-rtt", "fast"], /--queue-rtt must be a number of milliseconds/],
+    [["--queue-rtt", "1001"], /--queue-rtt must be a number of milliseconds/],
+    [["--queue-rtt", ","], /--queue-rtt needs at least one round trip/],
   ];
   for (const [args, message] of cases) {
     assert.throws(() => parseCommand(BENCH, args, {}), (e: Error) => {
@@ -187,6 +206,13 @@ Deno.test("records carry groups only when a member is set", () => {
     fanout: ["auto"],
     rsaBits: [2048, 4096],
   });
+  // Deployments: recorded only when set, as lists.
+  assert.deepEqual(record(["--cpus", "1", "--queue-rtt", "0,5ms"]).cpus, [1]);
+  assert.deepEqual(
+    record(["--cpus", "1", "--queue-rtt", "0,5ms"]).queueRttMs,
+    [0, 5],
+  );
+  assert.deepEqual(record(["--queue-rtt", "0.5"]).queueRttMs, [0.5]);
   assert.deepEqual(record(["--idle", "5"]).load, {
     rates: [],
     durationSeconds: 60,

@@ -38,6 +38,11 @@ export interface Labelled {
   readonly idle?: IdleRecord;
   /** The runtime the app ran on (`--runtime`). */
   readonly runtime?: { readonly name: string };
+  /** Where the app ran (`--cpus`, `--queue-rtt`). */
+  readonly deployment?: {
+    readonly cpus: number | null;
+    readonly queueRttMs: number | null;
+  };
 }
 
 /**
@@ -65,8 +70,9 @@ export function rateText(rate: number): string {
  * The label of the configuration alone, whatever it measured: `redis ×4`,
  * with the swept axes' values when a suite sweeps fanout or key size:
  * `redis ×4 fanout=skip RSA-4096`, and the parallel wrapper when it is not
- * Fedify's: `redis ×4 awaiting`, and the app's runtime when it is not Deno:
- * `redis ×4 on node`.
+ * Fedify's: `redis ×4 awaiting`, the app's runtime when it is not Deno:
+ * `redis ×4 on node`, and a deployment other than the default: `redis ×4 1
+ * cpu rtt 5 ms` (`--cpus`, `--queue-rtt`).
  */
 export function configurationLabel(result: Labelled): string {
   let text = result.parallelism > 1
@@ -86,6 +92,10 @@ export function configurationLabel(result: Labelled): string {
   if (result.runtime != null && result.runtime.name !== "deno") {
     text += ` on ${result.runtime.name}`;
   }
+  const cpus = result.deployment?.cpus;
+  if (cpus != null) text += ` ${cpus} cpu${cpus === 1 ? "" : "s"}`;
+  const rtt = result.deployment?.queueRttMs;
+  if (rtt != null) text += ` rtt ${rtt} ms`;
   return text;
 }
 

@@ -46,6 +46,32 @@ Deno.test("label: what a steady-load row measured, burst rows unchanged", () => 
     label({ driver: "redis", parallelism: 4, runtime: { name: "deno" } }),
     "redis ×4",
   );
+  // A deployment other than the default (--cpus, --queue-rtt) too.
+  assert.equal(
+    label({
+      driver: "redis",
+      parallelism: 4,
+      deployment: { cpus: 1, queueRttMs: 5 },
+      load: { nominalRate: 8 },
+    }),
+    "redis ×4 1 cpu rtt 5 ms rate 8/s",
+  );
+  assert.equal(
+    label({
+      driver: "sqlite",
+      parallelism: 1,
+      deployment: { cpus: 2, queueRttMs: null },
+    }),
+    "sqlite 2 cpus",
+  );
+  assert.equal(
+    label({
+      driver: "redis",
+      parallelism: 1,
+      deployment: { cpus: null, queueRttMs: null },
+    }),
+    "redis",
+  );
   assert.equal(
     label({
       driver: "sqlite",

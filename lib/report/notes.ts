@@ -2,7 +2,8 @@
  * The notes under the report's tables: what a row's figures alone do not
  * say (crashes and restarts, why it is not `ok` and the estimate of a row
  * stopped before its end, stray requests, duplicate
- * arrivals, Fedify's log, outlying runs) and the footnote on stand-ins.
+ * arrivals, Fedify's log, the deployment's proxies and round trips, outlying
+ * runs) and the footnote on stand-ins.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { label } from "./label.ts";
 import type {
   ConfigurationResult,
   CrashRecord,
+  ProxyTraffic,
   RestartRecord,
 } from "../results/types.ts";
 
@@ -33,6 +35,57 @@ function restartNote(
   return `- **${label(result)}**: at ${restart.atSeconds.toFixed(2)} s, ` +
     `after ${integer.format(restart.deliveredBefore)} deliveries, the ` +
     `${restart.exit}; a fresh worker was started, as a supervisor would`;
+}
+
+/** Up to two decimals: `2.5`, `0.33`, `—` when unknown. */
+const twoDecimals = new Intl.NumberFormat("en-US", {
+  maximumFractionDigits: 2,
+});
+
+/** A delay as the notes write it: `2.5 ms`, `—` when unknown. */
+function ms(value: number | null): string {
+  return value == null ? "—" : `${twoDecimals.format(value)} ms`;
+}
+
+/**
+ * The notes on a row's deployment (`--cpus`, `--queue-rtt`): the delay
+ * each proxy added and its busiest second, the round trips per delivery, a
+ * flag that does not apply and why, and a server left unpinned.
+ */
+export function deploymentNotes(r: ConfigurationResult): string[] {
+  const out: string[] = [];
+  const proxy = r.proxy;
+  if (proxy != null) {
+    const traffic = (name: string, t: ProxyTraffic) =>
+      `${name} ${ms(t.addedDelayMs.median)} (p99 ${
+        ms(t.addedDelayMs.p99)
+      }, busiest ${integer.format(t.busiestChunksPerSecond)} chunks/s)`;
+    const carried = [
+      traffic("sender", proxy.sender),
+      ...(proxy.workers == null ? [] : [traffic("workers", proxy.workers)]),
+    ];
+    const trips = r.roundTripsPerDelivery;
+    const per = (value: number | null | undefined) =>
+      value == null ? "—" : twoDecimals.format(value);
+    out.push(
+      `- **${label(r)}**: the delay proxies added, one way, for ` +
+        `${ms(proxy.oneWayMs)} asked: ${carried.join("; ")}` +
+        (trips == null
+          ? ""
+          : `; round trips per delivery: enqueue ${
+            per(trips.enqueue)
+          }, dequeue ${per(trips.dequeue)}`),
+    );
+  }
+  for (const [field, why] of Object.entries(r.deployment?.notApplied ?? {})) {
+    const flag = field === "queueRttMs" ? "--queue-rtt" : field;
+    out.push(`- **${label(r)}**: ${flag} does not apply: ${why}`);
+  }
+  const note = r.deployment?.pinning?.serverNote;
+  if (note != null && r.server != null) {
+    out.push(`- **${label(r)}**: --cpus: ${note}`);
+  }
+  return out;
 }
 
 /** The notes on one row, as Markdown list items, in a fixed order. */
@@ -72,6 +125,7 @@ export function rowNotes(r: ConfigurationResult): string[] {
         (r.log.path == null ? "" : ` (\`${r.log.path}\`)`),
     );
   }
+  out.push(...deploymentNotes(r));
   for (const o of r.outliers ?? []) {
     out.push(
       `- **${label(r)}**: run ${o.run + 1} is an outlier in ${o.metric} ` +

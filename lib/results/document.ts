@@ -116,6 +116,16 @@ export interface SuiteParams {
    * absent.  A list sweeps them.
    */
   readonly runtime?: readonly RuntimeName[];
+  /**
+   * The cores the app's processes are pinned to (`--cpus`); absent: every
+   * core.  A list sweeps them.
+   */
+  readonly cpus?: readonly number[];
+  /**
+   * The round trips, ms, a delay proxy adds between the app and its queue
+   * server (`--queue-rtt`); absent: no proxy.  A list sweeps them.
+   */
+  readonly queueRttMs?: readonly number[];
   /** Lowest level of Fedify's log kept; `warning` when absent. */
   readonly logLevel?:
     | "trace"

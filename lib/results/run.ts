@@ -6,6 +6,11 @@
  * @module
  */
 import type { Implementation, RuntimeIdentity } from "./configuration.ts";
+import type {
+  DeploymentRecord,
+  ProxyRecord,
+  RoundTripsRecord,
+} from "./deployment.ts";
 import type { AppSignRate, CalibrationPoint } from "./environment.ts";
 import type { DelayedRecord, DepthRecord, OrderingRecord } from "./fedify2.ts";
 import type { Percentiles, Series, Status } from "./figures.ts";
@@ -269,6 +274,15 @@ export interface RunResult {
    * calibration.
    */
   readonly appSignRate?: AppSignRate;
+  /**
+   * Where the app ran: its cores (`--cpus`) and its queue server's round
+   * trip (`--queue-rtt`).  Absent in files written before it.
+   */
+  readonly deployment?: DeploymentRecord;
+  /** What the delay proxies carried (`--queue-rtt`, a queue with a server). */
+  readonly proxy?: ProxyRecord;
+  /** Round trips to the queue server per delivery, with {@link proxy}. */
+  readonly roundTripsPerDelivery?: RoundTripsRecord;
   /** `getDepth()` against the bench's own count (`--sample-depth`). */
   readonly depth?: DepthRecord;
   /** Dead inboxes and the delayed backlog (`--inbox-dead-rate`). */

@@ -305,6 +305,54 @@ Deno.test("depth and delayed records match the schema; a bad backlog key does no
   assert.equal(validator()(document), false);
 });
 
+Deno.test("deployment, proxy and round-trip records match the schema; an unknown key does not", () => {
+  const document = structuredClone(steadyDocument()) as unknown as {
+    params: Record<string, unknown>;
+    results: Record<string, unknown>[];
+  };
+  document.params = { ...document.params, cpus: [1], queueRttMs: [0, 5] };
+  const traffic = {
+    connections: 2,
+    turns: 120,
+    chunks: 260,
+    bytesUp: 50_000,
+    bytesDown: 90_000,
+    addedDelayMs: { median: 2.51, p99: 3.2 },
+    busiestChunksPerSecond: 140,
+  };
+  const [first, second] = document.results;
+  first.deployment = {
+    cpus: 1,
+    queueRttMs: 5,
+    workerHosts: null,
+    pinning: { app: "0", others: "1", server: "1" },
+  };
+  first.proxy = { oneWayMs: 2.5, sender: traffic, workers: traffic };
+  first.roundTripsPerDelivery = { enqueue: 0.05, dequeue: 3.2 };
+  second.deployment = {
+    cpus: 1,
+    queueRttMs: null,
+    workerHosts: null,
+    pinning: {
+      app: "0",
+      others: "1",
+      server: null,
+      serverNote: "the user's own server ($REDIS_URL) is left where it runs",
+    },
+    notApplied: { queueRttMs: "sqlite has no queue server" },
+  };
+  assertValid(document);
+  first.proxy = { ...first.proxy as object, workers: null };
+  first.roundTripsPerDelivery = { enqueue: 0.05, dequeue: null };
+  assertValid(document);
+  const validate = validator();
+  first.deployment = { ...first.deployment as object, hosts: 2 };
+  assert.equal(validate(document), false);
+  delete (first.deployment as Record<string, unknown>).hosts;
+  first.proxy = { ...first.proxy as object, sender: { turns: 1 } };
+  assert.equal(validate(document), false);
+});
+
 Deno.test("the schema rejects a rate run whose verdict is neither", () => {
   const validate = validator();
   const document = structuredClone(steadyDocument());

@@ -8,6 +8,7 @@
  * - `fedify2.ts`: ordering keys, `getDepth()`, dead inboxes;
  * - `stages.ts`: where a delivery's time goes, what limits a row, the
  *   model's prediction;
+ * - `deployment.ts`: the app's cores and its queue server's distance;
  * - `run.ts`: one run of a configuration;
  * - `environment.ts`: the machine, the commit, the calibrations;
  * - `document.ts`: the document, its parameters and its results.
@@ -63,6 +64,13 @@ export {
   type DepthRecord,
   type OrderingRecord,
 } from "./fedify2.ts";
+export {
+  type DeploymentRecord,
+  type PinningRecord,
+  type ProxyRecord,
+  type ProxyTraffic,
+  type RoundTripsRecord,
+} from "./deployment.ts";
 export {
   type CrashRecord,
   type EstimateRecord,

@@ -1,6 +1,7 @@
 /**
  * The configurations of a suite and the entries it runs: the baseline and
- * each driver expanded over parallelism and the swept axes, their ids, which
+ * each driver expanded over parallelism, the swept axes, the app's runtimes
+ * and its deployments (`--cpus`, `--queue-rtt`), their ids, which
  * crash tests apply, and, under steady load, the generator's run and each
  * configuration's idle, rate and max-rate entries.
  *
@@ -43,6 +44,13 @@ export interface Configuration {
   readonly orderingKey?: OrderingKey;
   /** The runtime the app's processes run on; Deno when absent. */
   readonly runtime?: RuntimeName;
+  /** The cores the app's processes are pinned to; every core when absent. */
+  readonly cpus?: number;
+  /**
+   * The round trip, ms, a delay proxy adds between the app and its queue
+   * server; no proxy when absent (always for a queue without a server).
+   */
+  readonly queueRttMs?: number;
   /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
@@ -66,11 +74,22 @@ export interface Axes {
   readonly orderingKey?: readonly OrderingKey[];
 }
 
+/** The deployments a suite sweeps (`--cpus`, `--queue-rtt`). */
+export interface Deployments {
+  /** Cores for the app; none: every core. */
+  readonly cpus?: readonly number[];
+  /** Round trips to the queue server, ms; none: no proxy. */
+  readonly queueRttMs?: readonly number[];
+}
+
 /**
  * The configurations of a suite: the baseline at each parallelism level
  * (when asked), then each driver; a queue-less driver runs once per axis
  * value.  Axes with more than one value multiply every configuration, and
- * each runtime of `runtimes` repeats them all (runtime by runtime).
+ * each runtime of `runtimes` repeats them all (runtime by runtime).  Within
+ * a runtime each core count of `deployments.cpus` repeats them, and each
+ * round trip of `deployments.queueRttMs` repeats those whose driver has a
+ * queue server (the others, which the proxy does not apply to, run once).
  */
 export function expandConfigurations(
   drivers: readonly Driver[],
@@ -79,11 +98,35 @@ export function expandConfigurations(
   axes?: Axes,
   parallelImpls: readonly ParallelImpl[] = ["fedify"],
   runtimes: readonly RuntimeName[] = ["deno"],
+  deployments: Deployments = {},
 ): Configuration[] {
   const swept = expandAxes(drivers, parallel, baseline, axes, parallelImpls);
+  const cpus = deployments.cpus ?? [];
+  const rtts = deployments.queueRttMs ?? [];
   return runtimes.flatMap((runtime) =>
-    runtime === "deno" ? swept : swept.map((c) => ({ ...c, runtime }))
+    (cpus.length === 0 ? [undefined] : cpus).flatMap((cores) =>
+      swept.flatMap((c) =>
+        (rtts.length === 0 || !hasQueueServer(c) ? [undefined] : rtts).map(
+          (queueRttMs): Configuration => ({
+            ...c,
+            ...(runtime === "deno" ? {} : { runtime }),
+            ...(cores == null ? {} : { cpus: cores }),
+            ...(queueRttMs == null ? {} : { queueRttMs }),
+          }),
+        )
+      )
+    )
   );
+}
+
+/**
+ * Whether the app of a configuration reaches a queue server across a
+ * connection (one `--queue-rtt` can delay): a driver with a `service`, not
+ * the baseline's direct POSTs nor the load generator's discarding queue.
+ */
+export function hasQueueServer(configuration: Configuration): boolean {
+  return configuration.driver.service != null && !configuration.direct &&
+    !configuration.generator;
 }
 
 function expandAxes(
@@ -191,6 +234,8 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   if ((configuration.runtime ?? "deno") !== "deno") {
     id += `-${configuration.runtime}`;
   }
+  if (configuration.cpus != null) id += `-cpu${configuration.cpus}`;
+  if (configuration.queueRttMs != null) id += `-rtt${configuration.queueRttMs}`;
   return id;
 }
 
@@ -221,8 +266,8 @@ export interface SuiteEntry {
 /**
  * The entries of a suite in run order: each configuration once for a burst
  * suite; under steady load the load generator's own run first (one per
- * runtime), then each configuration's idle, rate, senders and max-rate
- * entries.
+ * runtime and core count), then each configuration's idle, rate, senders
+ * and max-rate entries.
  */
 export function suiteEntries(
   configurations: readonly Configuration[],
@@ -236,18 +281,24 @@ export function suiteEntries(
       id: idOf(configuration, axes),
     }));
   }
-  // One generator row per runtime: each runtime's sender has its own limit,
-  // and each runtime's searches are held below their own.
-  const runtimes = [
-    ...new Set(configurations.map((c) => c.runtime ?? "deno")),
-  ];
+  // One generator row per runtime (and core count): each runtime's sender
+  // has its own limit, and each runtime's searches are held below their own.
+  const apps = new Map<string, Pick<Configuration, "runtime" | "cpus">>();
+  for (const c of configurations) {
+    apps.set(generatorKey(c), {
+      ...(c.runtime == null || c.runtime === "deno"
+        ? {}
+        : { runtime: c.runtime }),
+      ...(c.cpus == null ? {} : { cpus: c.cpus }),
+    });
+  }
   const generator: SuiteEntry[] = needsGenerator(load)
-    ? runtimes.map((runtime) => {
+    ? [...apps.values()].map((app) => {
       const configuration: Configuration = {
         driver: noneDriver,
         parallelism: 1,
         generator: true,
-        ...(runtime === "deno" ? {} : { runtime }),
+        ...app,
       };
       return {
         configuration,
@@ -267,4 +318,15 @@ export function suiteEntries(
       }))
     ),
   ];
+}
+
+/**
+ * Which load generator row holds a configuration's searches below its
+ * limit: the one of its runtime and core count.
+ */
+export function generatorKey(configuration: Configuration): string {
+  const runtime = configuration.runtime ?? "deno";
+  return configuration.cpus == null
+    ? runtime
+    : `${runtime}/${configuration.cpus}`;
 }

@@ -73,9 +73,15 @@ export class RunProcesses {
     this.#meters.push(new ProcessMeter("server", pid, true));
   }
 
-  /** Starts the fake inbox and waits until it listens. */
-  async startInbox(options: InboxOptions): Promise<InboxClient> {
-    const inbox = this.#spawn("inbox", INBOX_SCRIPT, options);
+  /**
+   * Starts the fake inbox (with `launcher`, Deno by default) and waits
+   * until it listens.
+   */
+  async startInbox(
+    options: InboxOptions,
+    launcher?: Launcher,
+  ): Promise<InboxClient> {
+    const inbox = this.#spawn("inbox", INBOX_SCRIPT, options, launcher);
     return InboxClient.fromReady(await this.#ready(inbox));
   }
 

@@ -7,8 +7,9 @@
  * Its parts: `processes.ts` starts, replaces and measures the processes;
  * `crashes.ts` strikes crash tests and restarts workers; `watch.ts` decides
  * when the run is done, stalled, out of time or stopped by its budget
- * (`budget.ts`); `outcome.ts` builds the
- * result from what the run observed.
+ * (`budget.ts`); `deployment.ts` pins the app to fewer cores (`--cpus`)
+ * and puts delay proxies between it and its queue server (`--queue-rtt`);
+ * `outcome.ts` builds the result from what the run observed.
  *
  * Nothing here knows any driver by name: a driver's `crossProcess` flag says
  * whether separate workers consume its queue, its `service` says which
@@ -48,6 +49,7 @@ import { gatherDepth } from "./depth_outcome.ts";
 import { deadRecipients } from "../../fake_inbox/dead.ts";
 import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
 import { RunProcesses } from "./processes.ts";
+import { RunDeployment } from "./deployment.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
 export type { Progress } from "./watch.ts";
@@ -132,6 +134,7 @@ class Run {
   readonly #workers: number;
   readonly #processes: RunProcesses;
   readonly #crashes: CrashInjector;
+  readonly #deployment: RunDeployment;
   #server: ServerRecord | null = null;
   #prepared: PreparedQueue | undefined;
   #inbox: InboxClient | undefined;
@@ -175,12 +178,16 @@ class Run {
       ? Math.max(1, params.workers ?? 1)
       : 0;
     this.#processes = new RunProcesses(context.signal);
+    this.#deployment = new RunDeployment(configuration, params);
     const service = driver.service;
     this.#crashes = new CrashInjector({
       plan: params.crash,
       expected: this.#expected,
       processes: this.#processes,
-      crashServer: service == null ? undefined : () => services.crash(service),
+      crashServer: service == null ? undefined : async () => {
+        const { restartedPid } = await services.crash(service);
+        await this.#deployment.repinServer(restartedPid);
+      },
     });
   }
 
@@ -205,6 +212,15 @@ class Run {
       } catch (error) {
         console.error(redactSecrets(`${context.id}: cleanup failed: ${error}`));
       }
+      // After the cleanup, which reaches the server through the proxy too.
+      try {
+        await this.#deployment.close();
+      } catch (error) {
+        console.error(
+          `${context.id}: the deployment's proxies or pinning could not be ` +
+            `undone: ${errorMessage(error)}`,
+        );
+      }
       await leftovers.removeTempDir(tempDir);
     }
   }
@@ -218,13 +234,17 @@ class Run {
     const context = this.#context;
     const { params } = context;
     const runId = newRunId();
+    const deployment = this.#deployment;
+    await deployment.start();
     let serviceUrl: string | undefined;
     if (driver.service != null) {
       const acquired = await context.services.acquire(
         driver.service,
         context.signal,
       );
-      serviceUrl = acquired.url;
+      await deployment.pinServer(driver.service, acquired);
+      // Through the delay proxies with --queue-rtt.
+      serviceUrl = deployment.route(acquired.url);
       this.#server = {
         name: driver.service.name,
         version: acquired.version,
@@ -239,12 +259,14 @@ class Run {
       recipients: params.recipients,
       profile: params.inbox,
       stepsPerObject: stepsPerObject(params.workload),
-    });
+    }, deployment.inboxLauncher());
     this.#inbox = inbox;
+    // Each role's connections through its own proxy with --queue-rtt.
+    const configs = deployment.configs(this.#prepared?.config ?? null);
     const queue: QueueSpec = {
       driver: driver.name,
       driverModules: context.driverModules,
-      config: this.#prepared?.config ?? null,
+      config: configs.sender,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
       // The counting wrapper only where something reads its log: a queue
@@ -259,9 +281,9 @@ class Run {
       ...(this.#timeStages() ? { stages: true } : {}),
     };
     await this.#processes.startApp({
-      launcher: context.launcher,
+      launcher: deployment.appLauncher(context.launcher),
       workers: this.#workers,
-      worker: { queue, log: context.log },
+      worker: { queue: { ...queue, config: configs.worker }, log: context.log },
       sender: {
         runId,
         total: this.#total,
@@ -308,6 +330,7 @@ class Run {
     }
     // Every process is ready: measure from here.
     this.#processes.startMeasuring();
+    deployment.startWindow();
     await this.#processes.go();
     return inbox;
   }
@@ -446,6 +469,7 @@ class Run {
   /** Final readings, taken while every process is still running. */
   async #collect(): Promise<void> {
     this.#processes.finishMeasuring();
+    this.#deployment.endWindow();
     if (this.#timeStages()) await this.#processes.flushStages();
     if (this.#inbox == null) return;
     try {
@@ -506,7 +530,7 @@ class Run {
             ...(this.#configuration.driver.removes == null
               ? {}
               : { removes: this.#configuration.driver.removes }),
-            cores: navigator.hardwareConcurrency,
+            cores: this.#deployment.cores,
           },
         }
         : {}),
@@ -536,7 +560,11 @@ class Run {
         }
         : {}),
     });
-    return ordering == null ? result : { ...result, ordering };
+    const deployed = {
+      ...result,
+      ...this.#deployment.fields(this.#stats?.delivered ?? 0, this.#workers),
+    };
+    return ordering == null ? deployed : { ...deployed, ordering };
   }
 
   /** Whether this run logs its queue for the delayed backlog: dead inboxes. */

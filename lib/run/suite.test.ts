@@ -85,6 +85,70 @@ Deno.test("under steady load each runtime gets its own load generator row, first
   );
 });
 
+Deno.test("expandConfigurations: each core count repeats the suite, each round trip the queues with a server; ids name both", () => {
+  const sqlite = findDriver(builtinDrivers, "sqlite")!;
+  const configurations = expandConfigurations(
+    [...drivers, sqlite],
+    [1, 4],
+    true,
+    undefined,
+    ["fedify"],
+    ["deno"],
+    { cpus: [1, 2], queueRttMs: [0, 5] },
+  );
+  const ids = configurations.map((c) => idOf(c));
+  assert.deepEqual(ids, [
+    // The baseline, the queue-less none and sqlite have no queue server:
+    // the round trips do not multiply them.
+    "baseline-cpu1",
+    "baseline-x4-cpu1",
+    "none-cpu1",
+    "redis-cpu1-rtt0",
+    "redis-cpu1-rtt5",
+    "redis-x4-cpu1-rtt0",
+    "redis-x4-cpu1-rtt5",
+    "sqlite-cpu1",
+    "sqlite-x4-cpu1",
+    "baseline-cpu2",
+    "baseline-x4-cpu2",
+    "none-cpu2",
+    "redis-cpu2-rtt0",
+    "redis-cpu2-rtt5",
+    "redis-x4-cpu2-rtt0",
+    "redis-x4-cpu2-rtt5",
+    "sqlite-cpu2",
+    "sqlite-x4-cpu2",
+  ]);
+  assert.equal(configurations[3].queueRttMs, 0);
+  assert.equal(configurations[7].queueRttMs, undefined);
+  // Without the flags, nothing changes.
+  assert.deepEqual(
+    expandConfigurations(drivers, [1], false, undefined, ["fedify"], [
+      "deno",
+    ], {}).map((c) => idOf(c)),
+    ["none", "redis"],
+  );
+  // Under steady load, one load generator row per runtime and core count.
+  const entries = suiteEntries(
+    expandConfigurations(drivers, [1], false, undefined, ["fedify"], [
+      "deno",
+      "node",
+    ], { cpus: [1, 2] }),
+    {
+      load: { ...LOAD_PARAMS, rates: [], senders: [], idleSeconds: undefined },
+    } as unknown as SuiteParams,
+  );
+  assert.deepEqual(
+    entries.filter((e) => e.configuration.generator).map((e) => e.id),
+    [
+      "generator-cpu1",
+      "generator-cpu2",
+      "generator-node-cpu1",
+      "generator-node-cpu2",
+    ],
+  );
+});
+
 Deno.test("a queue that runs on Deno only is unfit on Node.js and Bun, with its reason", () => {
   const denoKv = findDriver(builtinDrivers, "deno-kv")!;
   assert.equal(

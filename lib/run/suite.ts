@@ -34,12 +34,14 @@ import {
   type SuiteParams,
 } from "../results/types.ts";
 import { type Progress, runOnce } from "./runner.ts";
+import { deploymentRecord } from "./deployment.ts";
 import {
   type Configuration,
   configurationName,
   configurationUnfit,
   driverAvailability,
   expandConfigurations,
+  generatorKey,
   suiteEntries,
   type SuiteEntry,
 } from "./configurations.ts";
@@ -48,6 +50,7 @@ import {
   type AppLauncher,
   prepareAppRuntime,
   ServiceManager,
+  tasksetPath,
 } from "../services/mod.ts";
 import { aggregateRuns, median, spreadOf } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
@@ -225,6 +228,8 @@ export async function runSuite(
     await refreshEnvironment();
     await save(document(null), false);
   };
+  // --cpus pins with taskset: without it, fail before anything is measured.
+  if ((params.cpus ?? []).length > 0) tasksetPath();
   // Node.js and Bun with the app's packages, installed on first use: a
   // failed install fails the suite before anything is measured.
   const launchers = new Map<RuntimeName, AppLauncher>();
@@ -254,6 +259,7 @@ export async function runSuite(
       params.axes,
       params.parallelImpl,
       params.runtime,
+      { cpus: params.cpus, queueRttMs: params.queueRttMs },
     );
     for (const entry of suiteEntries(configurations, params)) {
       states.push({ entry, runs: [], done: false });
@@ -262,8 +268,8 @@ export async function runSuite(
       pinned: (s) => s.entry.configuration.generator === true,
       once: (s) => s.entry.maxRate === true,
     });
-    // The load generator's limit, per runtime of the app.
-    const ceilings = new Map<RuntimeName, number>();
+    // The load generator's limit, per runtime (and core count) of the app.
+    const ceilings = new Map<string, number>();
     rounds: for (const [index, round] of plan.entries()) {
       const order: string[] = [];
       rounds.push(order);
@@ -283,7 +289,10 @@ export async function runSuite(
                 id,
                 configurationName(configuration),
                 configuration.parallelism,
-                [skippedRun(params, reason!)],
+                [{
+                  ...skippedRun(params, reason!),
+                  deployment: deploymentRecord(configuration, params),
+                }],
               ),
               ...configurationFields(configuration, params),
             };
@@ -338,8 +347,7 @@ export async function runSuite(
             outcome = await searchMaxRate({
               load: params.load,
               recipients: params.recipients,
-              ceiling: ceilings.get(configuration.runtime ?? "deno") ??
-                Infinity,
+              ceiling: ceilings.get(generatorKey(configuration)) ?? Infinity,
               probe: (load) => once(load, 1),
               signal: options.signal,
             });
@@ -367,7 +375,7 @@ export async function runSuite(
         state.result = resultOf(state, params);
         if (configuration.generator && state.result.callsPerSecond != null) {
           ceilings.set(
-            configuration.runtime ?? "deno",
+            generatorKey(configuration),
             state.result.callsPerSecond,
           );
         }

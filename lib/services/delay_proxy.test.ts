@@ -127,3 +127,47 @@ Deno.test("a proxy with no delay adds none it was not asked for, and a negative 
     await echo.close();
   }
 });
+
+Deno.test("a window counts afresh: set-up traffic is left out, an open connection still counts", async () => {
+  const echo = echoServer();
+  const proxy = DelayProxy.start({
+    target: { hostname: "127.0.0.1", port: echo.port },
+    oneWayMs: 1,
+  });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: proxy.port });
+  const writer = conn.writable.getWriter();
+  const reader = conn.readable.getReader();
+  const encoder = new TextEncoder();
+  try {
+    await writer.write(encoder.encode("set-up"));
+    await readExactly(reader, 6);
+    // The proxy counts a chunk once its write returned: let it settle.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(proxy.stats().bytesUp, 6);
+    proxy.startWindow();
+    assert.deepEqual(proxy.stats(), {
+      connections: 1,
+      bytesUp: 0,
+      bytesDown: 0,
+      chunks: 0,
+      turns: 0,
+      addedDelayMs: { median: null, p99: null },
+      busiestChunksPerSecond: 0,
+    });
+    await writer.write(encoder.encode("run"));
+    assert.deepEqual(await readExactly(reader, 3), encoder.encode("run"));
+    const stats = proxy.stats();
+    assert.equal(stats.connections, 1);
+    assert.equal(stats.bytesUp, 3);
+    assert.equal(stats.bytesDown, 3);
+    assert.equal(stats.turns, 1);
+    assert.ok(stats.chunks >= 2, `${stats.chunks} chunks`);
+    assert.ok(stats.addedDelayMs.median! >= 1, `${stats.addedDelayMs.median}`);
+  } finally {
+    writer.releaseLock();
+    reader.releaseLock();
+    conn.close();
+    await proxy.close();
+    await echo.close();
+  }
+});

@@ -9,10 +9,14 @@
  * asked, and says whether it kept up), the busiest second, and the turns of
  * each connection: a turn is a chunk from the client that follows one from
  * the server (or opens the connection), one round trip of a protocol that
- * waits for its answers.
+ * waits for its answers.  {@link DelayProxy.startWindow} starts every count
+ * afresh, so that a run's figures leave out what its set-up carried.  The
+ * delays are timed by a worker thread (`precise_alarm.ts`): Deno's own
+ * timers are a millisecond too coarse for a round trip of 1 ms.
  *
  * @module
  */
+import { PreciseAlarm } from "./precise_alarm.ts";
 
 /** Where the proxy listens and what it forwards to. */
 export interface DelayProxyOptions {
@@ -24,9 +28,12 @@ export interface DelayProxyOptions {
   readonly hostname?: string;
 }
 
-/** What a proxy carried. */
+/** What a proxy carried (since its last window started). */
 export interface DelayProxyStats {
-  /** Connections accepted. */
+  /**
+   * Connections carried: those accepted, and those still open when the
+   * window started.
+   */
   readonly connections: number;
   /** Bytes from clients to the server. */
   readonly bytesUp: number;
@@ -54,15 +61,6 @@ interface Pending {
   readonly data: Uint8Array;
 }
 
-/** Waits until `performance.now()` reaches `due`, never less. */
-async function until(due: number): Promise<void> {
-  for (;;) {
-    const left = due - performance.now();
-    if (left <= 0) return;
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
-  }
-}
-
 /** A running delay proxy. */
 export class DelayProxy {
   readonly #listener: Deno.Listener<Deno.TcpConn, Deno.NetAddr>;
@@ -72,6 +70,8 @@ export class DelayProxy {
   readonly #delays: number[] = [];
   #delaysSeen = 0;
   #connections = 0;
+  /** Client connections open now. */
+  #open = 0;
   #bytesUp = 0;
   #bytesDown = 0;
   #chunks = 0;
@@ -80,6 +80,8 @@ export class DelayProxy {
   #inSecond = 0;
   #busiest = 0;
   #accepting: Promise<void>;
+  /** Times the delays; none when there is no delay to time. */
+  readonly #alarm: PreciseAlarm | undefined;
   #closed = false;
 
   private constructor(
@@ -88,6 +90,7 @@ export class DelayProxy {
   ) {
     this.#listener = listener;
     this.#options = options;
+    this.#alarm = options.oneWayMs > 0 ? PreciseAlarm.start() : undefined;
     this.#accepting = this.#accept();
   }
 
@@ -131,6 +134,23 @@ export class DelayProxy {
     };
   }
 
+  /**
+   * Starts counting afresh: every figure of {@link stats} counts from here
+   * (the connections still open count as carried).
+   */
+  startWindow(): void {
+    this.#delays.length = 0;
+    this.#delaysSeen = 0;
+    this.#connections = this.#open;
+    this.#bytesUp = 0;
+    this.#bytesDown = 0;
+    this.#chunks = 0;
+    this.#turns = 0;
+    this.#second = Math.floor(performance.now() / 1000);
+    this.#inSecond = 0;
+    this.#busiest = 0;
+  }
+
   /** Stops listening and closes every connection. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -144,6 +164,8 @@ export class DelayProxy {
       } catch { /* already closed */ }
     }
     await this.#accepting;
+    // Pending delays go on with timers, never short.
+    this.#alarm?.close();
     await Promise.allSettled([...this.#pipes]);
   }
 
@@ -161,6 +183,15 @@ export class DelayProxy {
   }
 
   async #serve(client: Deno.TcpConn): Promise<void> {
+    this.#open++;
+    try {
+      await this.#carry(client);
+    } finally {
+      this.#open--;
+    }
+  }
+
+  async #carry(client: Deno.TcpConn): Promise<void> {
     this.#conns.add(client);
     let server: Deno.TcpConn;
     try {
@@ -227,7 +258,7 @@ export class DelayProxy {
           waiter.wake = null;
           continue;
         }
-        await until(next.readAt + this.#options.oneWayMs);
+        await this.#alarm?.until(next.readAt + this.#options.oneWayMs);
         await writer.write(next.data);
         this.#count(performance.now() - next.readAt);
       }

@@ -53,6 +53,28 @@ export { type AcquiredService, ServiceManager } from "./manager.ts";
 export { redactSecrets, registerSecrets, SECRET_URL_ENVS } from "./secrets.ts";
 export { findBinary } from "./binaries.ts";
 export { redactUrl } from "./url_password.ts";
+export {
+  type Endpoint,
+  hostOf,
+  rerouteUrls,
+  urlEndpoint,
+  withEndpoint,
+} from "./url_authority.ts";
+export {
+  DelayProxy,
+  type DelayProxyOptions,
+  type DelayProxyStats,
+} from "./delay_proxy.ts";
+export {
+  allowedCpus,
+  type CpuSplit,
+  formatCpuList,
+  pinnedLauncher,
+  pinProcess,
+  pinProcessTree,
+  splitCpus,
+  tasksetPath,
+} from "./cpu_pinning.ts";
 export { UnreachableError, unreachableError } from "./unreachable.ts";
 export {
   type LoggedProcess,

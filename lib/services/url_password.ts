@@ -5,8 +5,7 @@
  *
  * @module
  */
-
-const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
+import { splitUrl } from "./url_authority.ts";
 
 /**
  * Splits a URL's authority into user info and the rest, without requiring
@@ -15,18 +14,15 @@ const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 function splitPassword(
   url: string,
 ): { before: string; password: string; after: string } | undefined {
-  const match = URL_PARTS.exec(url);
-  if (match == null) return undefined;
-  const [, scheme, authority, rest] = match;
-  const at = authority.lastIndexOf("@");
-  if (at < 0) return undefined;
-  const userinfo = authority.slice(0, at);
+  const parts = splitUrl(url);
+  if (parts == null || parts.userinfo === "") return undefined;
+  const userinfo = parts.userinfo.slice(0, -1);
   const colon = userinfo.indexOf(":");
   if (colon < 0 || colon === userinfo.length - 1) return undefined;
   return {
-    before: scheme + userinfo.slice(0, colon + 1),
+    before: parts.scheme + userinfo.slice(0, colon + 1),
     password: userinfo.slice(colon + 1),
-    after: authority.slice(at) + rest,
+    after: "@" + parts.host + parts.rest,
   };
 }
 

@@ -29,6 +29,14 @@ export const MAX_RATE = 10_000;
 /** Largest accepted number of concurrent send loops. */
 export const MAX_SENDERS = 1_000;
 
+/**
+ * Largest accepted `--cpus`; the machine's own core count is checked when
+ * the values are (a rule of the table).
+ */
+export const MAX_CPUS = 1024;
+/** Largest accepted `--queue-rtt`, ms. */
+export const MAX_QUEUE_RTT_MS = 1_000;
+
 /** The parallel wrappers, Fedify's first (the default). */
 export const PARALLEL_IMPLS: readonly ParallelImpl[] = [
   "fedify",

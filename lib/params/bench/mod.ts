@@ -13,6 +13,7 @@
 import { SCENARIOS } from "../scenarios.ts";
 import type { CommandTable, ParamValues } from "../spec.ts";
 import { CRASHES_PARAMS, CRASHES_SECTION } from "./crashes.ts";
+import { DEPLOYMENT_PARAMS, DEPLOYMENT_SECTION } from "./deployment.ts";
 import { DEPTH_PARAMS, DEPTH_SECTION } from "./depth.ts";
 import { INBOX_PARAMS, INBOX_SECTION } from "./inbox.ts";
 import { MAX_DELIVERIES } from "./limits.ts";
@@ -31,6 +32,7 @@ const PARAMS = [
   ...INBOX_PARAMS,
   ...CRASHES_PARAMS,
   ...DEPTH_PARAMS,
+  ...DEPLOYMENT_PARAMS,
   ...OUTPUT_PARAMS,
 ] as const;
 
@@ -60,6 +62,7 @@ export const BENCH: CommandTable<typeof PARAMS> = {
     { title: INBOX_SECTION },
     { title: CRASHES_SECTION },
     { title: DEPTH_SECTION },
+    { title: DEPLOYMENT_SECTION },
     { title: OUTPUT_SECTION },
   ],
   params: PARAMS,
@@ -119,6 +122,18 @@ export const BENCH: CommandTable<typeof PARAMS> = {
           ? "--inbox-dead-rate and --inbox-gone-rate leave no healthy " +
             "recipient; lower one of them"
           : null,
+    },
+    {
+      // The machine's cores, as the bench may use them: a check of the
+      // machine the values are parsed on.
+      check: (v) => {
+        const cores = navigator.hardwareConcurrency;
+        const over = v.cpus.filter((n) => n > cores);
+        return over.length > 0
+          ? `--cpus ${over.join(",")}: this machine gives the bench ${cores} ` +
+            `core${cores === 1 ? "" : "s"}; give --cpus from 1 to ${cores}`
+          : null;
+      },
     },
     {
       check: (v) =>
