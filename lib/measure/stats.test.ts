@@ -158,6 +158,24 @@ Deno.test("aggregateRuns: all ok takes medians", () => {
   assert.deepEqual(r.outliers, []);
 });
 
+Deno.test("aggregateRuns: several runs keep the app's runtime and the median run's sign rate", () => {
+  const runtime = { name: "node", version: "26.10.0" } as const;
+  const sign = (rate: number) => ({
+    runtime,
+    rsaSignsPerSecond: rate,
+    spread: { min: rate, max: rate },
+    slices: 3,
+  });
+  const runs = [
+    okRun(12, { runtime, appSignRate: sign(2500) }),
+    okRun(10, { runtime, appSignRate: sign(2600) }),
+    okRun(11, { runtime, appSignRate: sign(2700) }),
+  ];
+  const r = aggregateRuns("redis-node", "redis", 1, runs);
+  assert.deepEqual(r.runtime, runtime, "the label's 'on node' needs it");
+  assert.deepEqual(r.appSignRate, sign(2700), "the median run's, by total");
+});
+
 Deno.test("aggregateRuns: even count rounds median counts", () => {
   const r = aggregateRuns("x", "x", 1, [
     okRun(10, { duplicates: 1 }),

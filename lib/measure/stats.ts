@@ -313,6 +313,14 @@ export function aggregateRuns(
     ...(representative.maxRate == null
       ? {}
       : { maxRate: representative.maxRate }),
+    // The runtime the app ran on (every run of a configuration has the
+    // same), and the representative run's measure of its signing rate.
+    ...(representative.runtime == null
+      ? {}
+      : { runtime: representative.runtime }),
+    ...(representative.appSignRate == null
+      ? {}
+      : { appSignRate: representative.appSignRate }),
     // Where the app ran, and what the delay proxies carried in the
     // representative run (each run has its own in `runs`).
     ...(representative.deployment == null
