@@ -80,6 +80,15 @@ Deno.test("every scenario sets known parameters to valid values", () => {
         `scenario ${name} sets ${key}, which the table does not declare`,
       );
     }
+    const cpus = String(scenario.settings.cpus ?? "").split(",").map(Number);
+    if (cpus.some((n) => n > navigator.hardwareConcurrency)) {
+      // A scenario for more cores than this machine gives says so.
+      assert.throws(
+        () => parseCommand(BENCH, ["--scenario", name], {}),
+        /this machine gives the bench \d+ cores?; give --cpus from 1/,
+      );
+      continue;
+    }
     assert.doesNotThrow(() => parseCommand(BENCH, ["--scenario", name], {}));
   }
 });

@@ -162,4 +162,42 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       maxRateStart: "16",
     },
   },
+  deployment: {
+    description: "a queue server a network hop away (deployment-cpus is " +
+      "its other half): postgres, redis, amqp and mysql at ×1 and ×4, the " +
+      "app reaching its server through delay proxies that add 0, 1 and " +
+      "5 ms of round trip and count the round trips per delivery; 100 × " +
+      "20 per row, RSA-2048, an inbox that answers at once, a budget of " +
+      "30 s per row under the default's rules, no baseline",
+    settings: {
+      total: "100",
+      recipients: "20",
+      drivers: "postgres,redis,amqp,mysql",
+      parallel: "1,4",
+      queueRttMs: "0,1,5",
+      rsaBits: "2048",
+      budgetSeconds: "30",
+      baseline: true,
+    },
+  },
+  "deployment-cpus": {
+    description: "the app on fewer cores (the other half of deployment): " +
+      "the README's queues (in-process, postgres, mysql, redis, amqp, " +
+      "sqlite, deno-kv-single, deno-kv) and none, at ×1 and ×4, with the " +
+      "app's processes pinned to 1 core (the server, the inbox and the " +
+      "bench on the other) and on both; 100 × 20 per row, RSA-2048, an " +
+      "inbox that answers at once, a budget of 30 s per row under the " +
+      "default's rules, no baseline",
+    settings: {
+      total: "100",
+      recipients: "20",
+      drivers:
+        "none,in-process,postgres,mysql,redis,amqp,sqlite,deno-kv-single,deno-kv",
+      parallel: "1,4",
+      cpus: "1,2",
+      rsaBits: "2048",
+      budgetSeconds: "30",
+      baseline: true,
+    },
+  },
 };

@@ -12,6 +12,7 @@ import { queueCodeLines } from "./implementation.ts";
 import { depthSection } from "./depth_table.ts";
 import { delayedSection } from "./delayed_table.ts";
 import { stagesSection } from "./stages_table.ts";
+import { networkSection } from "./network.ts";
 import { join } from "node:path";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
@@ -292,8 +293,8 @@ ${p.load == null ? "" : loadSentence(p.load, p.recipients)}
 ${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
     depthSection(document)
   }${delayedSection(document)}${stagesSection(document)}${
-    sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
-  }${figures}${
+    networkSection(document)
+  }${sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""}${figures}${
     document.environment == null
       ? ""
       : "\n## Environment\n\n" + renderEnvironment(
