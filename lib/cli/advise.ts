@@ -1,6 +1,6 @@
 /**
  * `deno task advise --followers N --posts-per-minute P [--durable]
- * [--runtime R]`: which
+ * [--runtime R] [--cpus N] [--queue-rtt MS]`: which
  * queue fits, from the results files on disk (`DIR/latest.json` and every
  * `DIR/*\/latest.json`).  Exit codes: 0 an answer, "not covered" included;
  * 2 bad input or no results to read.
@@ -80,6 +80,8 @@ export async function main(
     postsPerMinute: values.postsPerMinute!,
     durable: values.durable,
     runtime,
+    ...(values.cpus == null ? {} : { cpus: values.cpus }),
+    ...(values.queueRttMs == null ? {} : { queueRttMs: values.queueRttMs }),
   }, sources);
   console.log(
     values.json ? JSON.stringify(answer, null, 2) : renderAdvice(answer),

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { choice, count, positive, text } from "./kinds.ts";
-import { RUNTIME_NAMES } from "./bench/limits.ts";
+import { choice, count, milliseconds, positive, text } from "./kinds.ts";
+import { MAX_CPUS, MAX_QUEUE_RTT_MS, RUNTIME_NAMES } from "./bench/limits.ts";
 import { type CommandTable, optional, toggle, value } from "./spec.ts";
 
 const QUESTION = "The question";
@@ -50,6 +50,26 @@ const PARAMS = [
     section: QUESTION,
     affects: "nothing",
   }),
+  optional({
+    name: "cpus",
+    flag: "cpus",
+    kind: count(1, MAX_CPUS, "cores"),
+    help: "the cores the app runs on: what each queue delivered with the " +
+      "app pinned to that many (--cpus in the bench), beside the same " +
+      "configuration on every core; not covered when no file measured it",
+    section: QUESTION,
+    affects: "nothing",
+  }),
+  optional({
+    name: "queueRttMs",
+    flag: "queue-rtt",
+    kind: milliseconds(MAX_QUEUE_RTT_MS),
+    help: "the round trip to the queue server: what each queue delivered " +
+      "with that round trip added (--queue-rtt in the bench), beside the " +
+      "same configuration at 0 ms; not covered when no file measured it",
+    section: QUESTION,
+    affects: "nothing",
+  }),
   value({
     name: "results",
     flag: "results",
@@ -83,7 +103,7 @@ const PARAMS = [
 export const ADVISE: CommandTable<typeof PARAMS> = {
   command: "advise",
   usage: "deno task advise --followers N --posts-per-minute P [--durable] " +
-    "[--runtime R]",
+    "[--runtime R] [--cpus N] [--queue-rtt MS]",
   summary: "Answers which queue fits a server: the deliveries per second it " +
     "needs at peak (followers × posts per minute ÷ 60) against each queue's " +
     "measured sustained rate, with latency, crash losses and CPU, every " +
@@ -100,7 +120,10 @@ export const ADVISE: CommandTable<typeof PARAMS> = {
     "before delivering everything was cut off before redelivery: shown, " +
     "loss unknown, not counted. With --runtime node or bun, only rows " +
     "measured with the app on that runtime count for rates, latency and CPU " +
-    "(results/runtimes-steady has them).",
+    "(results/runtimes-steady has them). With --cpus or --queue-rtt, each " +
+    "queue also shows what it delivered in a burst so deployed " +
+    "(results/deployment-cpus, results/deployment) beside the same " +
+    "configuration on every core or at 0 ms.",
   sections: [{ title: QUESTION }, { title: OUTPUT }],
   params: PARAMS,
   rules: [

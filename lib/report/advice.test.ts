@@ -379,6 +379,74 @@ Deno.test("advise --runtime node: rates, latency and CPU from Node.js rows; cras
   assert.match(far.measureCommand!, / --runtime bun --out runs\/advise$/);
 });
 
+/** `row` deployed: cores and round trip as given, its id to match. */
+function deployed(
+  row: ConfigurationResult,
+  cpus: number | null,
+  queueRttMs: number | null,
+  deliveriesPerSecond: number,
+): ConfigurationResult {
+  return {
+    ...row,
+    id: `${row.id}${cpus == null ? "" : `-cpu${cpus}`}${
+      queueRttMs == null ? "" : `-rtt${queueRttMs}`
+    }`,
+    deliveriesPerSecond,
+    deployment: { cpus, queueRttMs, workerHosts: null },
+  };
+}
+
+/** {@link sources} and a file of bursts with the server 0 and 5 ms away. */
+function withDeployment(): Source[] {
+  return [
+    ...sources(),
+    {
+      path: "results/deployment/latest.json",
+      document: doc([
+        deployed(result("safe", 1, "ok"), null, 0, 300),
+        deployed(result("safe", 1, "ok"), null, 5, 120),
+        deployed(result("safe", 4, "ok"), null, 0, 500),
+        deployed(result("safe", 4, "incomplete"), null, 5, 400),
+      ]),
+    },
+  ];
+}
+
+Deno.test("advise --queue-rtt: each queue's bursts at that round trip beside 0 ms, or not covered with the command", () => {
+  const advice = advise(
+    { followers: 600, postsPerMinute: 10, durable: false, queueRttMs: 5 },
+    withDeployment(),
+  );
+  const safe = advice.answers.find((a) => a.driver === "safe")!;
+  assert.deepEqual(
+    safe.deployed.map((d) => [d.id, d.deliveriesPerSecond, d.reference]),
+    [["safe-rtt5", 120, 300], ["safe-x4-rtt5", 400, 500]],
+  );
+  assert.deepEqual(advice.deployment?.covered, true);
+  const text = renderAdvice(advice);
+  assert.match(text, /Deployed with its queue server 5 ms away/);
+  assert.match(
+    text,
+    /deployed as asked, safe-x4-rtt5: 400 deliveries\/s so far \(stopped\) in a burst, against 500 .* \[results\/deployment\/latest\.json\]/,
+  );
+  const far = advise(
+    { followers: 600, postsPerMinute: 10, durable: false, queueRttMs: 20 },
+    withDeployment(),
+  );
+  assert.equal(far.deployment?.covered, false);
+  assert.deepEqual(far.deployment?.measuredRttMs, [0, 5]);
+  assert.match(
+    renderAdvice(far),
+    /Not covered: no results file measured its queue server 20 ms away \(measured: round trips 0 ms, 5 ms; cores none\)\. To measure it: deno task bench --scenario deployment --queue-rtt 0,20 --out runs\/advise/,
+  );
+  const plain = advise(
+    { followers: 600, postsPerMinute: 10, durable: false },
+    withDeployment(),
+  );
+  assert.equal(plain.deployment, null);
+  assert.deepEqual(plain.answers.map((a) => a.deployed.length), [0, 0, 0]);
+});
+
 Deno.test("deno task advise: answers from a folder, exit 0 when not covered, 2 on bad input", async () => {
   const dir = await Deno.makeTempDir({ prefix: "advise-" });
   try {

@@ -46,6 +46,45 @@ export interface Question {
   readonly durable: boolean;
   /** The runtime the app runs on; Deno when absent. */
   readonly runtime?: RuntimeName;
+  /** The cores the app runs on (`--cpus`); every core when absent. */
+  readonly cpus?: number;
+  /** The round trip to the queue server, ms; loopback when absent. */
+  readonly queueRttMs?: number;
+}
+
+/**
+ * What a queue delivered in a burst deployed as the question asks (its
+ * cores, its round trip to the server), beside the same configuration in
+ * the same file on every core or at 0 ms.
+ */
+export interface DeployedRun {
+  /** The row's id, e.g. `redis-x4-rtt5`. */
+  readonly id: string;
+  /** `ParallelMessageQueue` workers. */
+  readonly parallelism: number;
+  /** The row's status: a stopped row's rate is its rate so far. */
+  readonly status: string;
+  /** Deliveries per second (so far, for a row that did not finish). */
+  readonly deliveriesPerSecond: number | null;
+  /**
+   * The same configuration's deliveries per second at 0 ms added, or on
+   * the most cores the file measured; `null` when the file has none.
+   */
+  readonly reference: number | null;
+  /** The results file. */
+  readonly source: string;
+}
+
+/** Whether the results cover the question's cores and round trip. */
+export interface DeploymentCoverage {
+  /** Whether some file measured the question's deployment. */
+  readonly covered: boolean;
+  /** The round trips measured, ms, over every file. */
+  readonly measuredRttMs: readonly number[];
+  /** The core counts measured, over every file. */
+  readonly measuredCpus: readonly number[];
+  /** The command that would measure it, when not covered. */
+  readonly command: string | null;
 }
 
 /** The runtime a row's app ran on: its `runtime`, Deno when absent. */
@@ -113,6 +152,8 @@ export interface QueueAnswer {
   readonly cpuMsPerDelivery: Sourced<CpuFigures> | null;
   /** CPU of all its processes with an empty queue, % of one core. */
   readonly idleCpuPercent: Sourced<number> | null;
+  /** With `--cpus` or `--queue-rtt`: its bursts deployed so. */
+  readonly deployed: readonly DeployedRun[];
 }
 
 /** CPU per delivery, and the run it was measured in. */
@@ -159,6 +200,92 @@ export interface Advice {
    * not only the question's (crash files run the app on Deno).
    */
   readonly crashRuntimes: readonly RuntimeName[];
+  /** With `--cpus` or `--queue-rtt`: whether any file measured that. */
+  readonly deployment: DeploymentCoverage | null;
+}
+
+/** Whether `row` was deployed as `question` asks. */
+function deployedAsAsked(row: ConfigurationResult, question: Question) {
+  const d = row.deployment;
+  if (d == null) return false;
+  return (question.queueRttMs == null ||
+    d.queueRttMs === question.queueRttMs) &&
+    (question.cpus == null || d.cpus === question.cpus);
+}
+
+/** The bursts of `driver` deployed as `question` asks, in every file. */
+function deployedRuns(
+  sources: readonly Source[],
+  driver: string,
+  question: Question,
+): DeployedRun[] {
+  if (question.cpus == null && question.queueRttMs == null) return [];
+  return sources.flatMap((source) => {
+    const rows = source.document.results.filter((r) =>
+      r.driver === driver && r.load == null && r.maxRate == null
+    );
+    return rows.filter((r) => deployedAsAsked(r, question)).map((row) => {
+      const same = (r: ConfigurationResult) =>
+        r.parallelism === row.parallelism && r !== row;
+      const mostCpus = Math.max(
+        ...rows.map((r) => r.deployment?.cpus ?? 0),
+      );
+      const reference = rows.find((r) =>
+        same(r) &&
+        (question.queueRttMs == null
+          ? r.deployment?.cpus === mostCpus &&
+            r.deployment?.queueRttMs === row.deployment!.queueRttMs
+          : r.deployment?.queueRttMs === 0 &&
+            r.deployment?.cpus === row.deployment!.cpus)
+      );
+      return {
+        id: row.id,
+        parallelism: row.parallelism,
+        status: row.status,
+        deliveriesPerSecond: row.deliveriesPerSecond,
+        reference: reference?.deliveriesPerSecond ?? null,
+        source: source.path,
+      };
+    });
+  });
+}
+
+/** Whether any file measured the question's deployment, and what they did. */
+function deploymentCoverage(
+  sources: readonly Source[],
+  question: Question,
+): DeploymentCoverage | null {
+  if (question.cpus == null && question.queueRttMs == null) return null;
+  const rows = sources.flatMap((s) => s.document.results);
+  const values = (pick: (r: ConfigurationResult) => number | null) =>
+    [
+      ...new Set(
+        rows.map(pick).filter((v): v is number => v != null),
+      ),
+    ].sort((a, b) => a - b);
+  const covered = rows.some((r) => deployedAsAsked(r, question));
+  const flags = [
+    ...(question.cpus == null
+      ? []
+      : [`--scenario deployment-cpus --cpus ${question.cpus}`]),
+    ...(question.queueRttMs == null
+      ? []
+      : [`--scenario deployment --queue-rtt 0,${question.queueRttMs}`]),
+  ];
+  return {
+    covered,
+    measuredRttMs: values((r) => r.deployment?.queueRttMs ?? null),
+    measuredCpus: values((r) => r.deployment?.cpus ?? null),
+    command: covered
+      ? null
+      : flags.map((f) =>
+        `deno task bench ${f}${
+          (question.runtime ?? "deno") === "deno"
+            ? ""
+            : ` --runtime ${question.runtime}`
+        } --out runs/advise`
+      ).join("; "),
+  };
 }
 
 const NOT_QUEUES = new Set([BASELINE_DRIVER, GENERATOR_DRIVER, "none"]);
@@ -385,6 +512,7 @@ export function advise(
       idleCpuPercent: idle == null
         ? null
         : { value: idle, source: source.path },
+      deployed: deployedRuns(own, driver, question),
     };
   });
   const unknowns = (a: QueueAnswer) =>
@@ -423,6 +551,7 @@ export function advise(
       ? null
       : measureCommand(question, drivers),
     crashRuntimes: crashRuntimes(answers, sources, runtime),
+    deployment: deploymentCoverage(own, question),
     measuredRecipients: primary == null ? null : {
       value: primary.document.params.recipients,
       source: primary.path,

@@ -104,10 +104,54 @@ function details(answer: QueueAnswer, needed: number): string[] {
         `[${answer.idleCpuPercent.source}]`,
     );
   }
+  for (const run of answer.deployed) {
+    lines.push(
+      `   deployed as asked, ${run.id}: ${
+        run.deliveriesPerSecond == null
+          ? "no rate"
+          : `${n(run.deliveriesPerSecond)} deliveries/s`
+      }${run.status === "ok" ? "" : " so far (stopped)"} in a burst${
+        run.reference == null ? "" : `, against ${n(run.reference)} ` +
+          "as measured beside it (0 ms added, or every core)"
+      } [${run.source}]`,
+    );
+  }
   for (const note of answer.notes) {
     if (!UNKNOWN_CRASH_NOTES.has(note)) lines.push(`   note: ${note}`);
   }
   return lines;
+}
+
+/** The question's deployment, and whether the files cover it. */
+function deploymentLines(advice: Advice): string[] {
+  const coverage = advice.deployment;
+  if (coverage == null) return [];
+  const q = advice.question;
+  const asked = [
+    ...(q.cpus == null ? [] : [`the app on ${q.cpus} core(s)`]),
+    ...(q.queueRttMs == null
+      ? []
+      : [`its queue server ${n(q.queueRttMs, 2)} ms away`]),
+  ].join(" and ");
+  if (coverage.covered) {
+    return [
+      `Deployed with ${asked}: each queue's burst so deployed is shown ` +
+      "beside it; capacity and latency are still from loopback on every " +
+      "core.",
+    ];
+  }
+  return [
+    `Not covered: no results file measured ${asked} (measured: round ` +
+    `trips ${
+      coverage.measuredRttMs.length === 0
+        ? "none"
+        : coverage.measuredRttMs.map((v) => `${n(v, 2)} ms`).join(", ")
+    }; cores ${
+      coverage.measuredCpus.length === 0
+        ? "none"
+        : coverage.measuredCpus.join(", ")
+    }). To measure it: ${coverage.command}`,
+  ];
 }
 
 /** The advice as text for a terminal. */
@@ -137,6 +181,7 @@ export function renderAdvice(advice: Advice): string {
         `from rows measured with the app on ${runtime}.`,
     );
   }
+  out.push(...deploymentLines(advice));
   if (advice.crashRuntimes.length > 0) {
     out.push(
       "Crash figures were measured with the app on " +
