@@ -48,7 +48,8 @@ function ms(value: number | null): string {
 }
 
 /**
- * The notes on a row's deployment (`--cpus`, `--queue-rtt`): the delay
+ * The notes on a row's deployment (`--cpus`, `--queue-rtt`,
+ * `--worker-hosts`): the delay
  * each proxy added and its busiest second, the round trips per delivery, a
  * flag that does not apply and why, and a server left unpinned.
  */
@@ -78,7 +79,11 @@ export function deploymentNotes(r: ConfigurationResult): string[] {
     );
   }
   for (const [field, why] of Object.entries(r.deployment?.notApplied ?? {})) {
-    const flag = field === "queueRttMs" ? "--queue-rtt" : field;
+    const flag = field === "queueRttMs"
+      ? "--queue-rtt"
+      : field === "workerHosts"
+      ? "--worker-hosts"
+      : field;
     out.push(`- **${label(r)}**: ${flag} does not apply: ${why}`);
   }
   const note = r.deployment?.pinning?.serverNote;
