@@ -67,6 +67,18 @@ Deno.test("a row the flag does not apply to says why; a user's server left unpin
   });
   assert.equal(configurationLabel(hosts), "redis rtt 2 ms 2 hosts");
   assert.deepEqual(deploymentNotes(hosts), []);
+  const fewer = result("redis", 1, "ok", {
+    deployment: {
+      cpus: null,
+      queueRttMs: null,
+      workerHosts: 3,
+      hostAddresses: ["10.231.0.2"],
+    },
+  });
+  assert.deepEqual(deploymentNotes(fewer), [
+    "- **redis 3 hosts**: --worker-hosts 3: 1 host made, one per worker " +
+    "process",
+  ]);
   const userServer = result("redis", 1, "ok", {
     server: { name: "redis", version: "7.0.15", startedByBench: false },
     deployment: {

@@ -281,3 +281,54 @@ Deno.test({
     assert.deepEqual(await ownNamespaces(), []);
   },
 });
+
+Deno.test({
+  name:
+    "--worker-hosts: a row that fails once the hosts are made removes them, naming the fix",
+  ignore: noRedis || noNamespaces,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // A driver whose prepared configuration hides the server's URL: the
+    // workers' connections cannot be routed, after the hosts were made.
+    const hidden = {
+      ...redis,
+      prepare: () =>
+        Promise.resolve({ config: {}, cleanup: () => Promise.resolve() }),
+    };
+    const { results: [r] } = await runSuite({
+      params: smallSuiteParams({ workers: 2, workerHosts: [2] }),
+      drivers: [hidden],
+      parallel: [1],
+    });
+    assert.equal(r.status, "failed");
+    assert.match(
+      r.reason ?? "",
+      /--worker-hosts: the driver's prepared configuration holds no URL .* or drop --worker-hosts/,
+    );
+    assert.deepEqual(await ownNamespaces(), []);
+  },
+});
+
+Deno.test({
+  name:
+    "--worker-hosts above --workers: no more hosts are made than there are workers",
+  ignore: noRedis || noNamespaces,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { results: [r] } = await runSuite({
+      params: smallSuiteParams({ workers: 1, workerHosts: [3] }),
+      drivers: [redis],
+      parallel: [1],
+    });
+    assertExactAccounting(r, 24);
+    assertOutcome(r, (r) => {
+      assert.equal(r.deployment?.workerHosts, 3);
+      assert.equal(r.deployment?.hostAddresses?.length, 1);
+      const [worker] = (r.processes ?? []).filter((p) => p.role === "worker");
+      assert.match(worker.network ?? "", /^net:\[\d+\]$/);
+    });
+    assert.deepEqual(await ownNamespaces(), []);
+  },
+});
