@@ -29,7 +29,7 @@ import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/runner.ts";
-import { ServiceManager } from "./lib/services/mod.ts";
+import { ServiceManager, sweepStaleNamespaces } from "./lib/services/mod.ts";
 import { driverAvailability } from "./lib/run/configurations.ts";
 import { runSuite, sameMeasurement } from "./lib/run/suite.ts";
 import {
@@ -221,6 +221,13 @@ async function main(): Promise<number> {
       `removed ${swept.length} temporary folder${
         swept.length > 1 ? "s" : ""
       } left by a bench that no longer runs: ${swept.join(", ")}`,
+    );
+  }
+  const sweptHosts = await sweepStaleNamespaces();
+  if (sweptHosts.length > 0) {
+    console.error(
+      "removed network namespaces and links left by a bench that no " +
+        `longer runs: ${sweptHosts.join(", ")}`,
     );
   }
   try {

@@ -8,6 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
 import { findBinary } from "./lib/services/binaries.ts";
+import {
+  benchNamespaces,
+  namespacesUnavailable,
+} from "./lib/services/netns.ts";
 import { runDeno, spawnDeno, survivors } from "./lib/testing/mod.ts";
 import { selfIdentity } from "./lib/system/leftovers.ts";
 import { sleep } from "./lib/system/sleep.ts";
@@ -124,11 +128,17 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const { base, tmp, out } = await scratch();
+    // As root, redis's worker runs on a host of its own: its namespace and
+    // link must go too.
+    const hosts = namespacesUnavailable() == null
+      ? ["--worker-hosts", "1"]
+      : [];
+    const namespacesBefore = await benchNamespaces();
     try {
       const command = [Deno.execPath(), "task", "bench"].concat(
         benchArgs(out, "--drivers", "in-process,redis", "--total", "100"),
         // A seed whose order runs in-process first, then redis.
-        ["--recipients", "30", "--order-seed", "1"],
+        ["--recipients", "30", "--order-seed", "1", ...hosts],
       ).map((a) => `'${a}'`).join(" ");
       // `script` gives the bench a terminal; ^C written to it makes the
       // terminal send SIGINT to the whole foreground process group, and
@@ -146,7 +156,7 @@ Deno.test({
       const terminal = new Output(child.stdout);
       const errors = new Output(child.stderr);
       await terminal.waitFor(/\[in-process\] ok/);
-      await terminal.waitFor(/\[redis\] \d+\/3000 delivered/);
+      await terminal.waitFor(/\[redis[^\]]*\] \d+\/3000 delivered/);
       const writer = child.stdin.getWriter();
       await writer.write(new Uint8Array([3]));
       await sleep(300);
@@ -176,6 +186,17 @@ Deno.test({
       assert.deepEqual(await survivors(pids), [], "every process is gone");
       assert.deepEqual(processesUsing(tmp), [], "no server is left");
       assert.deepEqual(await entries(tmp), [], "no temporary folder is left");
+      if (hosts.length > 0) {
+        assert.ok(
+          redis.processes.some((p) => p.role === "worker" && p.network != null),
+          "redis's worker ran on a host of its own",
+        );
+      }
+      assert.deepEqual(
+        await benchNamespaces(),
+        namespacesBefore,
+        "no namespace or link is left",
+      );
     } finally {
       await cleanUp(base);
     }

@@ -92,6 +92,8 @@ export class ProcessMeter {
   #start: ProcessSample | null | undefined;
   #end: ProcessSample | null | undefined;
   #idleStart: ActivitySample | null | undefined;
+  /** Its network namespace when not the bench's (`--worker-hosts`). */
+  #network: string | undefined;
 
   /**
    * A meter of the process `pid`, which plays `role` in the run.
@@ -107,6 +109,7 @@ export class ProcessMeter {
   start(): void {
     if (this.#tree) resetPeakRss(this.pid);
     this.#start = this.#read();
+    this.#network = otherNetwork(this.pid);
   }
 
   /**
@@ -124,7 +127,10 @@ export class ProcessMeter {
 
   /** The process's record from the readings taken so far. */
   record(): ProcessRecord {
-    return processRecord(this.role, this.pid, this.#start, this.#end);
+    const record = processRecord(this.role, this.pid, this.#start, this.#end);
+    return this.#network == null
+      ? record
+      : { ...record, network: this.#network };
   }
 
   /** Takes the reading at the start of an idle window. */
@@ -143,5 +149,20 @@ export class ProcessMeter {
 
   #read(): ProcessSample | null {
     return this.#tree ? sampleTree(this.pid) : sampleProcess(this.pid);
+  }
+}
+
+/**
+ * Process `pid`'s network namespace (`net:[INODE]`) when it is not this
+ * process's; `undefined` when it is, or where `/proc` cannot tell.
+ */
+export function otherNetwork(pid: number): string | undefined {
+  try {
+    const theirs = Deno.readLinkSync(`/proc/${pid}/ns/net`);
+    return theirs === Deno.readLinkSync("/proc/self/ns/net")
+      ? undefined
+      : theirs;
+  } catch {
+    return undefined;
   }
 }

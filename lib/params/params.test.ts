@@ -130,6 +130,7 @@ Deno.test("the results' schema declares every recorded parameter", () => {
     ["--fanout", "auto,skip", "--inbox-verify", "--crash-server-at", "0.5"],
     ["--senders", "4", "--idle", "5", "--log-level", "info"],
     ["--cpus", "1", "--queue-rtt", "0,2.5,5"],
+    ["--worker-hosts", "1,2", "--workers", "2"],
   ];
   for (const args of cases) {
     const record = recordParams(BENCH, parseCommand(BENCH, args, {}).values);
@@ -178,6 +179,9 @@ Deno.test("every bad value gets the kind's message, negative ones too", () => {
     [["--queue-rtt", "fast"], /--queue-rtt must be a number of milliseconds/],
     [["--queue-rtt", "1001"], /--queue-rtt must be a number of milliseconds/],
     [["--queue-rtt", ","], /--queue-rtt needs at least one round trip/],
+    [["--worker-hosts", "0"], /--worker-hosts must be between 1 and 64, got 0/],
+    [["--worker-hosts", "65"], /--worker-hosts must be between 1 and 64/],
+    [["--worker-hosts", "two"], /--worker-hosts must be a whole number/],
   ];
   for (const [args, message] of cases) {
     assert.throws(() => parseCommand(BENCH, args, {}), (e: Error) => {
@@ -222,6 +226,8 @@ Deno.test("records carry groups only when a member is set", () => {
     [0, 5],
   );
   assert.deepEqual(record(["--queue-rtt", "0.5"]).queueRttMs, [0.5]);
+  assert.deepEqual(record(["--worker-hosts", "1,2"]).workerHosts, [1, 2]);
+  assert.equal(record([]).workerHosts, undefined);
   assert.deepEqual(record(["--idle", "5"]).load, {
     rates: [],
     durationSeconds: 60,

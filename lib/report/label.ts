@@ -38,10 +38,11 @@ export interface Labelled {
   readonly idle?: IdleRecord;
   /** The runtime the app ran on (`--runtime`). */
   readonly runtime?: { readonly name: string };
-  /** Where the app ran (`--cpus`, `--queue-rtt`). */
+  /** Where the app ran (`--cpus`, `--queue-rtt`, `--worker-hosts`). */
   readonly deployment?: {
     readonly cpus: number | null;
     readonly queueRttMs: number | null;
+    readonly workerHosts?: number | null;
   };
 }
 
@@ -72,7 +73,7 @@ export function rateText(rate: number): string {
  * `redis ×4 fanout=skip RSA-4096`, and the parallel wrapper when it is not
  * Fedify's: `redis ×4 awaiting`, the app's runtime when it is not Deno:
  * `redis ×4 on node`, and a deployment other than the default: `redis ×4 1
- * cpu rtt 5 ms` (`--cpus`, `--queue-rtt`).
+ * cpu rtt 5 ms 2 hosts` (`--cpus`, `--queue-rtt`, `--worker-hosts`).
  */
 export function configurationLabel(result: Labelled): string {
   let text = result.parallelism > 1
@@ -96,6 +97,8 @@ export function configurationLabel(result: Labelled): string {
   if (cpus != null) text += ` ${cpus} cpu${cpus === 1 ? "" : "s"}`;
   const rtt = result.deployment?.queueRttMs;
   if (rtt != null) text += ` rtt ${rtt} ms`;
+  const hosts = result.deployment?.workerHosts;
+  if (hosts != null) text += ` ${hosts} host${hosts === 1 ? "" : "s"}`;
   return text;
 }
 

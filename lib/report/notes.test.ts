@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { ProxyTraffic } from "../results/types.ts";
 import { result } from "../testing/chart_fixtures.ts";
+import { configurationLabel } from "./label.ts";
 import { deploymentNotes, rowNotes } from "./notes.ts";
 
 const traffic = (median: number, p99: number): ProxyTraffic => ({
@@ -49,6 +50,34 @@ Deno.test("a row the flag does not apply to says why; a user's server left unpin
   });
   assert.deepEqual(deploymentNotes(sqlite), [
     "- **sqlite**: --queue-rtt does not apply: sqlite has no queue server",
+  ]);
+  const inProcess = result("in-process", 1, "ok", {
+    deployment: {
+      cpus: null,
+      queueRttMs: null,
+      workerHosts: null,
+      notApplied: { workerHosts: "its queue is not shared" },
+    },
+  });
+  assert.deepEqual(deploymentNotes(inProcess), [
+    "- **in-process**: --worker-hosts does not apply: its queue is not shared",
+  ]);
+  const hosts = result("redis", 1, "ok", {
+    deployment: { cpus: null, queueRttMs: 2, workerHosts: 2 },
+  });
+  assert.equal(configurationLabel(hosts), "redis rtt 2 ms 2 hosts");
+  assert.deepEqual(deploymentNotes(hosts), []);
+  const fewer = result("redis", 1, "ok", {
+    deployment: {
+      cpus: null,
+      queueRttMs: null,
+      workerHosts: 3,
+      hostAddresses: ["10.231.0.2"],
+    },
+  });
+  assert.deepEqual(deploymentNotes(fewer), [
+    "- **redis 3 hosts**: --worker-hosts 3: 1 host made, one per worker " +
+    "process",
   ]);
   const userServer = result("redis", 1, "ok", {
     server: { name: "redis", version: "7.0.15", startedByBench: false },

@@ -48,9 +48,11 @@ function ms(value: number | null): string {
 }
 
 /**
- * The notes on a row's deployment (`--cpus`, `--queue-rtt`): the delay
+ * The notes on a row's deployment (`--cpus`, `--queue-rtt`,
+ * `--worker-hosts`): the delay
  * each proxy added and its busiest second, the round trips per delivery, a
- * flag that does not apply and why, and a server left unpinned.
+ * flag that does not apply and why, fewer worker hosts than asked (no more
+ * than the workers), and a server left unpinned.
  */
 export function deploymentNotes(r: ConfigurationResult): string[] {
   const out: string[] = [];
@@ -78,8 +80,20 @@ export function deploymentNotes(r: ConfigurationResult): string[] {
     );
   }
   for (const [field, why] of Object.entries(r.deployment?.notApplied ?? {})) {
-    const flag = field === "queueRttMs" ? "--queue-rtt" : field;
+    const flag = field === "queueRttMs"
+      ? "--queue-rtt"
+      : field === "workerHosts"
+      ? "--worker-hosts"
+      : field;
     out.push(`- **${label(r)}**: ${flag} does not apply: ${why}`);
+  }
+  const hosts = r.deployment?.workerHosts;
+  const used = r.deployment?.hostAddresses?.length;
+  if (hosts != null && used != null && used < hosts) {
+    out.push(
+      `- **${label(r)}**: --worker-hosts ${hosts}: ${used} host` +
+        `${used === 1 ? "" : "s"} made, one per worker process`,
+    );
   }
   const note = r.deployment?.pinning?.serverNote;
   if (note != null && r.server != null) {

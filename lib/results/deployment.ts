@@ -1,6 +1,7 @@
 /**
  * Where a row's app ran, as the results record it: on how many cores
- * (`--cpus`), how far from its queue server (`--queue-rtt`), what the delay
+ * (`--cpus`), how far from its queue server (`--queue-rtt`), its workers on
+ * how many hosts of their own (`--worker-hosts`), what the delay
  * proxy carried, and how many round trips to the server each delivery took.
  *
  * @module
@@ -19,13 +20,22 @@ export interface DeploymentRecord {
    * or the queue has no server: see {@link notApplied}).
    */
   readonly queueRttMs: number | null;
-  /** Hosts of their own for the workers; `null`: the app's one host. */
+  /**
+   * Hosts of their own (network namespaces) the workers were spread over,
+   * round-robin (`--worker-hosts`); `null`: the bench's host (not asked, or
+   * the queue has no separate workers: see {@link notApplied}).
+   */
   readonly workerHosts: number | null;
+  /**
+   * With `--worker-hosts`: each host's own address, one per namespace
+   * made (no more than the worker processes).
+   */
+  readonly hostAddresses?: readonly string[];
   /** With `--cpus`: the CPUs each part of the run was pinned to. */
   readonly pinning?: PinningRecord;
   /**
    * Deployment flags the suite set that do not apply to this row, by the
-   * field they would have set (`queueRttMs`), each with why.
+   * field they would have set (`queueRttMs`, `workerHosts`), each with why.
    */
   readonly notApplied?: Readonly<Record<string, string>>;
 }

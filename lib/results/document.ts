@@ -126,6 +126,11 @@ export interface SuiteParams {
    * server (`--queue-rtt`); absent: no proxy.  A list sweeps them.
    */
   readonly queueRttMs?: readonly number[];
+  /**
+   * Hosts of their own (network namespaces) the workers are spread over
+   * (`--worker-hosts`); absent: the bench's host.  A list sweeps them.
+   */
+  readonly workerHosts?: readonly number[];
   /** Lowest level of Fedify's log kept; `warning` when absent. */
   readonly logLevel?:
     | "trace"

@@ -45,6 +45,12 @@ export interface ProcessRecord {
    * where it could not be read.
    */
   readonly mainThreadCpuSeconds?: number;
+  /**
+   * The network namespace it ran in (`net:[INODE]`, from
+   * `/proc/PID/ns/net`) when it was not the bench's: a worker on a host of
+   * its own (`--worker-hosts`).  Absent on the bench's host.
+   */
+  readonly network?: string;
 }
 
 /** How a run went over time; seconds count from the first `sendActivity` call. */

@@ -353,6 +353,37 @@ Deno.test("deployment, proxy and round-trip records match the schema; an unknown
   assert.equal(validate(document), false);
 });
 
+Deno.test("--worker-hosts records match the schema: the hosts, their addresses, a worker's namespace", () => {
+  const document = structuredClone(steadyDocument()) as unknown as {
+    params: Record<string, unknown>;
+    results: Record<string, unknown>[];
+  };
+  document.params = { ...document.params, workerHosts: [2] };
+  const [first, second] = document.results;
+  first.deployment = {
+    cpus: null,
+    queueRttMs: null,
+    workerHosts: 2,
+    hostAddresses: ["10.231.0.2", "10.231.1.2"],
+  };
+  first.processes = [
+    { role: "sender", pid: 10 },
+    { role: "worker", pid: 11, network: "net:[4026532300]" },
+  ];
+  second.deployment = {
+    cpus: null,
+    queueRttMs: null,
+    workerHosts: null,
+    notApplied: {
+      workerHosts: "in-process's queue is not shared across processes",
+    },
+  };
+  assertValid(document);
+  const validate = validator();
+  first.processes = [{ role: "worker", pid: 11, network: "ns-1" }];
+  assert.equal(validate(document), false);
+});
+
 Deno.test("the schema rejects a rate run whose verdict is neither", () => {
   const validate = validator();
   const document = structuredClone(steadyDocument());

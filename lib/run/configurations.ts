@@ -52,6 +52,12 @@ export interface Configuration {
    */
   readonly queueRttMs?: number;
   /**
+   * Hosts of their own (network namespaces) the workers are spread over;
+   * the bench's host when absent (always for a queue not shared across
+   * processes).
+   */
+  readonly workerHosts?: number;
+  /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
    */
@@ -80,6 +86,8 @@ export interface Deployments {
   readonly cpus?: readonly number[];
   /** Round trips to the queue server, ms; none: no proxy. */
   readonly queueRttMs?: readonly number[];
+  /** Hosts for the workers; none: the bench's host. */
+  readonly workerHosts?: readonly number[];
 }
 
 /**
@@ -89,7 +97,9 @@ export interface Deployments {
  * each runtime of `runtimes` repeats them all (runtime by runtime).  Within
  * a runtime each core count of `deployments.cpus` repeats them, and each
  * round trip of `deployments.queueRttMs` repeats those whose driver has a
- * queue server (the others, which the proxy does not apply to, run once).
+ * queue server (the others, which the proxy does not apply to, run once),
+ * and each host count of `deployments.workerHosts` those that have separate
+ * workers ({@link hasSeparateWorkers}).
  */
 export function expandConfigurations(
   drivers: readonly Driver[],
@@ -103,20 +113,36 @@ export function expandConfigurations(
   const swept = expandAxes(drivers, parallel, baseline, axes, parallelImpls);
   const cpus = deployments.cpus ?? [];
   const rtts = deployments.queueRttMs ?? [];
+  const hosts = deployments.workerHosts ?? [];
   return runtimes.flatMap((runtime) =>
     (cpus.length === 0 ? [undefined] : cpus).flatMap((cores) =>
       swept.flatMap((c) =>
-        (rtts.length === 0 || !hasQueueServer(c) ? [undefined] : rtts).map(
-          (queueRttMs): Configuration => ({
-            ...c,
-            ...(runtime === "deno" ? {} : { runtime }),
-            ...(cores == null ? {} : { cpus: cores }),
-            ...(queueRttMs == null ? {} : { queueRttMs }),
-          }),
+        (rtts.length === 0 || !hasQueueServer(c) ? [undefined] : rtts).flatMap(
+          (queueRttMs) =>
+            (hosts.length === 0 || !hasSeparateWorkers(c) ? [undefined] : hosts)
+              .map((workerHosts): Configuration => ({
+                ...c,
+                ...(runtime === "deno" ? {} : { runtime }),
+                ...(cores == null ? {} : { cpus: cores }),
+                ...(queueRttMs == null ? {} : { queueRttMs }),
+                ...(workerHosts == null ? {} : { workerHosts }),
+              })),
         )
       )
     )
   );
+}
+
+/**
+ * Whether the app of a configuration has worker processes apart from the
+ * sender (that `--worker-hosts` can move): a queue shared across processes
+ * (`Driver.crossProcess`), not the baseline's direct POSTs nor the load
+ * generator's discarding queue.
+ */
+export function hasSeparateWorkers(configuration: Configuration): boolean {
+  return configuration.driver.crossProcess &&
+    configuration.driver.open != null && !configuration.direct &&
+    !configuration.generator;
 }
 
 /**
@@ -236,6 +262,9 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   }
   if (configuration.cpus != null) id += `-cpu${configuration.cpus}`;
   if (configuration.queueRttMs != null) id += `-rtt${configuration.queueRttMs}`;
+  if (configuration.workerHosts != null) {
+    id += `-hosts${configuration.workerHosts}`;
+  }
   return id;
 }
 

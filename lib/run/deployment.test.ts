@@ -1,14 +1,18 @@
 /**
  * A run's deployment end to end: a queue server behind the delay proxies
  * (`--queue-rtt`), a queue without a server that says the flag does not
- * apply, and the app pinned to fewer cores (`--cpus`) with the server and
- * the others on the rest.  Only lower bounds of time are asserted.
+ * apply, the app pinned to fewer cores (`--cpus`) with the server and
+ * the others on the rest, and the workers on hosts of their own
+ * (`--worker-hosts`, as root), or skipped without namespaces.  Only lower
+ * bounds of time are asserted.
  */
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import {
   allowedCpus,
+  benchNamespaces,
   formatCpuList,
+  namespacesUnavailable,
   redisService,
   ServiceManager,
 } from "../services/mod.ts";
@@ -24,6 +28,15 @@ import { runSuite } from "./suite.ts";
 const noRedis = !new ServiceManager().availability(redisService).available;
 const redis = findDriver(builtinDrivers, "redis")!;
 const inProcess = findDriver(builtinDrivers, "in-process")!;
+const noNamespaces = namespacesUnavailable() != null;
+
+/** This process's namespaces and links that exist now. */
+async function ownNamespaces(): Promise<string[]> {
+  const { namespaces, links } = await benchNamespaces();
+  return [...namespaces, ...links].filter((name) =>
+    name.startsWith(`fqb-ns-${Deno.pid}-`) || name.includes(`${Deno.pid}x`)
+  );
+}
 
 Deno.test("a row's deployment names its cores and round trip, and why a flag does not apply", () => {
   const params = smallSuiteParams({ queueRttMs: [5] });
@@ -52,6 +65,23 @@ Deno.test("a row's deployment names its cores and round trip, and why a flag doe
   assert.deepEqual(
     deploymentRecord({ driver: inProcess, parallelism: 1 }, smallSuiteParams()),
     { cpus: null, queueRttMs: null, workerHosts: null },
+  );
+  const hosts = smallSuiteParams({ workerHosts: [2] });
+  assert.deepEqual(
+    deploymentRecord({ driver: redis, parallelism: 1, workerHosts: 2 }, hosts),
+    { cpus: null, queueRttMs: null, workerHosts: 2 },
+  );
+  assert.match(
+    deploymentRecord({ driver: inProcess, parallelism: 1 }, hosts).notApplied
+      ?.workerHosts ?? "",
+    /^in-process's queue is not shared across processes/,
+  );
+  assert.match(
+    deploymentRecord(
+      { driver: noneDriver, parallelism: 1, direct: true },
+      hosts,
+    ).notApplied?.workerHosts ?? "",
+    /the baseline has no queue, so there are no workers/,
   );
 });
 
@@ -153,5 +183,152 @@ Deno.test({
     } finally {
       await services.stopAll();
     }
+  },
+});
+
+for (const queueRttMs of [undefined, 2]) {
+  Deno.test({
+    name: "--worker-hosts 2" +
+      (queueRttMs == null ? "" : ` --queue-rtt ${queueRttMs}`) +
+      ": two workers, each in a network namespace of its own, deliver " +
+      "everything once, and nothing is left",
+    ignore: noRedis || noNamespaces,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const { results: [r] } = await runSuite({
+        params: smallSuiteParams({
+          workers: 2,
+          workerHosts: [2],
+          ...(queueRttMs == null ? {} : { queueRttMs: [queueRttMs] }),
+        }),
+        drivers: [redis],
+        parallel: [1],
+      });
+      assert.equal(
+        r.id,
+        queueRttMs == null ? "redis-hosts2" : `redis-rtt${queueRttMs}-hosts2`,
+      );
+      assertExactAccounting(r, 24);
+      assertOutcome(r, (r) => {
+        assert.equal(r.deployment?.workerHosts, 2);
+        assert.equal(r.deployment?.queueRttMs, queueRttMs ?? null);
+        const addresses = r.deployment?.hostAddresses ?? [];
+        assert.equal(addresses.length, 2);
+        assert.notEqual(addresses[0], addresses[1]);
+        const processes = r.processes ?? [];
+        const workers = processes.filter((p) => p.role === "worker");
+        assert.equal(workers.length, 2);
+        // Each worker ran in a namespace of its own, not the bench's.
+        const networks = workers.map((w) => w.network);
+        assert.ok(networks.every((n) => /^net:\[\d+\]$/.test(n ?? "")));
+        assert.notEqual(networks[0], networks[1]);
+        for (const p of processes.filter((p) => p.role !== "worker")) {
+          assert.equal(p.network, undefined, `${p.role} on the bench's host`);
+        }
+        if (queueRttMs != null) {
+          assert.ok(r.proxy!.workers!.turns > 0);
+          assert.ok(r.roundTripsPerDelivery!.dequeue! > 0);
+        }
+      });
+      assert.deepEqual(await ownNamespaces(), []);
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "--worker-hosts on a queue not shared across processes: the row runs on the bench's host and says the flag does not apply",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { results: [r] } = await runSuite({
+      params: smallSuiteParams({ workerHosts: [2] }),
+      drivers: [inProcess],
+      parallel: [1],
+    });
+    assert.equal(r.id, "in-process");
+    assertExactAccounting(r, 24);
+    assertOutcome(r, (r) => {
+      assert.equal(r.deployment?.workerHosts, null);
+      assert.match(
+        r.deployment?.notApplied?.workerHosts ?? "",
+        /in-process's queue is not shared across processes/,
+      );
+      assert.ok((r.processes ?? []).every((p) => p.network == null));
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "--worker-hosts without root: the rows are skipped with the reason and nothing is made",
+  ignore: noRedis,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { results } = await runSuite({
+      params: smallSuiteParams({ workerHosts: [2] }),
+      drivers: [redis],
+      parallel: [1],
+      namespaceProbe: { uid: () => 1000, ip: () => "/sbin/ip" },
+    });
+    const [r] = results;
+    assert.equal(r.id, "redis-hosts2");
+    assert.equal(r.status, "skipped");
+    assert.match(r.reason ?? "", /^network namespaces need root: .*uid 1000/);
+    assert.equal(r.deployment?.workerHosts, 2);
+    assert.deepEqual(await ownNamespaces(), []);
+  },
+});
+
+Deno.test({
+  name:
+    "--worker-hosts: a row that fails once the hosts are made removes them, naming the fix",
+  ignore: noRedis || noNamespaces,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // A driver whose prepared configuration hides the server's URL: the
+    // workers' connections cannot be routed, after the hosts were made.
+    const hidden = {
+      ...redis,
+      prepare: () =>
+        Promise.resolve({ config: {}, cleanup: () => Promise.resolve() }),
+    };
+    const { results: [r] } = await runSuite({
+      params: smallSuiteParams({ workers: 2, workerHosts: [2] }),
+      drivers: [hidden],
+      parallel: [1],
+    });
+    assert.equal(r.status, "failed");
+    assert.match(
+      r.reason ?? "",
+      /--worker-hosts: the driver's prepared configuration holds no URL .* or drop --worker-hosts/,
+    );
+    assert.deepEqual(await ownNamespaces(), []);
+  },
+});
+
+Deno.test({
+  name:
+    "--worker-hosts above --workers: no more hosts are made than there are workers",
+  ignore: noRedis || noNamespaces,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { results: [r] } = await runSuite({
+      params: smallSuiteParams({ workers: 1, workerHosts: [3] }),
+      drivers: [redis],
+      parallel: [1],
+    });
+    assertExactAccounting(r, 24);
+    assertOutcome(r, (r) => {
+      assert.equal(r.deployment?.workerHosts, 3);
+      assert.equal(r.deployment?.hostAddresses?.length, 1);
+      const [worker] = (r.processes ?? []).filter((p) => p.role === "worker");
+      assert.match(worker.network ?? "", /^net:\[\d+\]$/);
+    });
+    assert.deepEqual(await ownNamespaces(), []);
   },
 });

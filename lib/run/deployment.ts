@@ -7,7 +7,11 @@
  * server the bench started are pinned to the rest, when there is a rest,
  * and the bench's own CPUs come back after the run.  With `--queue-rtt`
  * the app reaches its server through two delay proxies
- * (`role_proxies.ts`).  The row records both ({@link deploymentRecord}).
+ * (`role_proxies.ts`).  With `--worker-hosts N` the workers start inside
+ * N network namespaces, round-robin, and reach the queue server and the
+ * inbox through forwarders the bench runs on an address of its side of
+ * their links (the workers' delay proxy listens there with `--queue-rtt`).
+ * The row records all three ({@link deploymentRecord}).
  *
  * @module
  */
@@ -23,15 +27,25 @@ import {
   type AcquiredService,
   allowedCpus,
   type CpuSplit,
+  DelayProxy,
+  type Endpoint,
   formatCpuList,
+  NamespaceHosts,
   pinnedLauncher,
   pinProcess,
   pinProcessTree,
+  redactUrl,
+  rerouteUrls,
   splitCpus,
   tasksetPath,
+  urlEndpoint,
 } from "../services/mod.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
-import { type Configuration, hasQueueServer } from "./configurations.ts";
+import {
+  type Configuration,
+  hasQueueServer,
+  hasSeparateWorkers,
+} from "./configurations.ts";
 import { RoleProxies, roundTripsPerDelivery } from "./role_proxies.ts";
 
 /**
@@ -57,6 +71,29 @@ export function queueRttNotApplied(
 }
 
 /**
+ * Why `--worker-hosts` does not apply to a configuration (it has no worker
+ * processes apart from the sender), or `null` when it does or was not
+ * asked.
+ */
+export function workerHostsNotApplied(
+  configuration: Configuration,
+  params: SuiteParams,
+): string | null {
+  if ((params.workerHosts ?? []).length === 0) return null;
+  if (hasSeparateWorkers(configuration)) return null;
+  if (configuration.direct) {
+    return "the baseline has no queue, so there are no workers to move";
+  }
+  if (configuration.generator) {
+    return "the load generator's queue drops every message: there are no " +
+      "workers to move";
+  }
+  return `${configuration.driver.name}'s queue is not shared across ` +
+    "processes (the sender consumes it itself), so there are no worker " +
+    "processes to put on hosts of their own";
+}
+
+/**
  * The deployment a row records before anything ran (a skipped row, or the
  * start of a run's record): the configuration's cores and round trip, and
  * the flags that do not apply to it.
@@ -65,13 +102,23 @@ export function deploymentRecord(
   configuration: Configuration,
   params: SuiteParams,
 ): DeploymentRecord {
-  const notApplied = queueRttNotApplied(configuration, params);
+  const notApplied = {
+    ...optional("queueRttMs", queueRttNotApplied(configuration, params)),
+    ...optional("workerHosts", workerHostsNotApplied(configuration, params)),
+  };
   return {
     cpus: configuration.cpus ?? null,
     queueRttMs: configuration.queueRttMs ?? null,
-    workerHosts: null,
-    ...(notApplied == null ? {} : { notApplied: { queueRttMs: notApplied } }),
+    workerHosts: configuration.workerHosts ?? null,
+    ...(Object.keys(notApplied).length === 0 ? {} : { notApplied }),
   };
+}
+
+function optional(
+  key: string,
+  value: string | null,
+): Record<string, string> {
+  return value == null ? {} : { [key]: value };
 }
 
 /** What a run's deployment adds to its result. */
@@ -99,6 +146,11 @@ export class RunDeployment {
     serverNote: "the configuration has no queue server",
   };
   #proxies: RoleProxies | undefined;
+  #hosts: NamespaceHosts | undefined;
+  /** Forwarders from the hosts' side to the bench's servers and inbox. */
+  readonly #forwarders: DelayProxy[] = [];
+  /** The queue server's forwarder, from its endpoint to the forwarder's. */
+  #serverRoute: { from: Endpoint; to: Endpoint } | undefined;
 
   /** Plans a run's deployment; nothing is pinned or started yet. */
   constructor(configuration: Configuration, params: SuiteParams) {
@@ -117,14 +169,21 @@ export class RunDeployment {
   }
 
   /**
-   * With `--cpus`, splits the bench's CPUs and pins the bench's own process
+   * With `--worker-hosts`, makes the namespace hosts (no more than
+   * `workers`, the worker processes).  With `--cpus`, splits the bench's CPUs and pins the bench's own process
    * (every thread: the runner, the delay proxies) to those the app does not
    * get, when there are any.
    * @throws {RangeError} When the configuration's cores are more than the
    *   bench's CPUs.
-   * @throws {Error} When `taskset` is missing or fails.
+   * @throws {Error} When `taskset` is missing or fails, or namespaces
+   *   cannot be made.
    */
-  async start(): Promise<void> {
+  async start(workers: number): Promise<void> {
+    const hosts = this.#configuration.workerHosts;
+    if (hosts != null && workers > 0) {
+      // No more hosts than workers: a host without one would be idle.
+      this.#hosts = await NamespaceHosts.create(Math.min(hosts, workers));
+    }
     const cpus = this.#configuration.cpus;
     if (cpus == null) return;
     // Read before anything is pinned: the bench's own CPUs.
@@ -177,17 +236,60 @@ export class RunDeployment {
    */
   route(url: string): string {
     const rtt = this.#configuration.queueRttMs;
-    if (rtt == null) return url;
-    this.#proxies = RoleProxies.start(url, rtt);
-    return this.#proxies.prepareUrl;
+    const gateway = this.#hosts?.gateway;
+    if (rtt != null) {
+      this.#proxies = RoleProxies.start(url, rtt, gateway);
+      return this.#proxies.prepareUrl;
+    }
+    if (gateway == null) return url;
+    const from = urlEndpoint(url);
+    if (from == null) {
+      throw new Error(
+        `--worker-hosts: the queue server's URL ${redactUrl(url)} names no ` +
+          "single TCP host and port to forward the workers' connections " +
+          "to; give its URL as scheme://host:port, or drop --worker-hosts",
+      );
+    }
+    this.#serverRoute = { from, to: this.#forward(from) };
+    return url;
   }
 
   /**
    * The prepared configuration for the sender and for the workers: with
-   * `--queue-rtt`, each through its own proxy.
+   * `--queue-rtt`, each through its own proxy; with `--worker-hosts`, the
+   * workers' through the forwarder their hosts reach.
+   * @throws {Error} When the workers' connections cannot be routed.
    */
   configs<T>(config: T): { readonly sender: T; readonly worker: T } {
-    return this.#proxies?.route(config) ?? { sender: config, worker: config };
+    if (this.#proxies != null) return this.#proxies.route(config);
+    const route = this.#serverRoute;
+    if (route == null) return { sender: config, worker: config };
+    const { value, replaced } = rerouteUrls(config, route.from, route.to);
+    if (replaced === 0) {
+      throw new Error(
+        "--worker-hosts: the driver's prepared configuration holds no URL " +
+          "of the server it was given, so the workers on their hosts " +
+          "cannot reach it; keep the serviceUrl prepare() gets as a URL " +
+          "string in the configuration, or drop --worker-hosts",
+      );
+    }
+    return { sender: config, worker: value };
+  }
+
+  /**
+   * The origin under which the workers reach an inbox of the bench (its
+   * URL is in the messages the sender enqueues): with `--worker-hosts`, a
+   * forwarder on the bench's side of the hosts' links, which the sender
+   * reaches too; `origin` itself otherwise.
+   */
+  inboxOrigin(origin: string): string {
+    if (this.#hosts == null) return origin;
+    const from = urlEndpoint(origin);
+    if (from == null) {
+      throw new Error(`an inbox origin without a port: ${origin}`);
+    }
+    const to = this.#forward(from);
+    return `http://${to.hostname}:${to.port}`;
   }
 
   /** How the app's processes start: on the app's CPUs with `--cpus`. */
@@ -197,6 +299,21 @@ export class RunDeployment {
       launcher ?? DENO_LAUNCHER as L,
       this.#split.app,
       this.#taskset,
+    );
+  }
+
+  /**
+   * How worker `index` starts: as the app's processes do, inside host
+   * `index` modulo the hosts with `--worker-hosts`.
+   */
+  workerLauncher<L extends Launcher>(
+    launcher: L | undefined,
+    index: number,
+  ): L | undefined {
+    const hosts = this.#hosts;
+    if (hosts == null) return this.appLauncher(launcher);
+    return this.appLauncher(
+      hosts.launcher(launcher ?? DENO_LAUNCHER as L, index),
     );
   }
 
@@ -226,6 +343,9 @@ export class RunDeployment {
     const split = this.#split;
     const deployment: DeploymentRecord = {
       ...deploymentRecord(this.#configuration, this.#params),
+      ...(this.#hosts == null ? {} : {
+        hostAddresses: this.#hosts.hosts.map((host) => host.address),
+      }),
       ...(split == null ? {} : {
         pinning: {
           app: formatCpuList(split.app),
@@ -244,14 +364,31 @@ export class RunDeployment {
   }
 
   /**
-   * Closes the proxies and gives the bench its CPUs back; after the app's
-   * processes have stopped and the queue was cleaned up.
+   * Closes the proxies and forwarders, removes the namespace hosts and
+   * gives the bench its CPUs back; after the app's processes have stopped
+   * and the queue was cleaned up.
    */
   async close(): Promise<void> {
-    await this.#proxies?.close();
+    try {
+      await this.#proxies?.close();
+      await Promise.all(this.#forwarders.map((f) => f.close()));
+    } finally {
+      await this.#hosts?.close();
+    }
     if (this.#benchPinned && this.#benchCpus != null) {
       this.#benchPinned = false;
       await pinProcess(Deno.pid, this.#benchCpus, this.#taskset);
     }
+  }
+
+  /**
+   * Starts a forwarder (a delay proxy that adds nothing) on the hosts'
+   * gateway to `target`; returns where it listens.
+   */
+  #forward(target: Endpoint): Endpoint {
+    const hostname = this.#hosts!.gateway;
+    const forwarder = DelayProxy.start({ target, oneWayMs: 0, hostname });
+    this.#forwarders.push(forwarder);
+    return { hostname, port: forwarder.port };
   }
 }

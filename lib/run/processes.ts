@@ -44,6 +44,11 @@ export interface AppPlan {
   readonly sender: SenderSpec;
   /** How the sender and workers start; Deno when absent. */
   readonly launcher?: Launcher;
+  /**
+   * How worker `index` starts (a fresh one keeps its predecessor's index);
+   * {@link launcher} when absent.
+   */
+  readonly workerLauncher?: (index: number) => Launcher | undefined;
 }
 
 /**
@@ -361,7 +366,7 @@ export class RunProcesses {
         reportDepth: index === 0,
         log: worker.log,
       } satisfies WorkerSpec,
-      this.#plan?.launcher,
+      this.#plan?.workerLauncher?.(index) ?? this.#plan?.launcher,
     );
   }
 

@@ -23,7 +23,7 @@ import type {
   RoundTripsRecord,
 } from "../results/types.ts";
 
-/** Where the proxies listen. */
+/** Where the proxies listen, unless the workers are on hosts of their own. */
 const PROXY_HOST = "127.0.0.1";
 
 /** The proxies of one run, started by {@link RoleProxies.start}. */
@@ -32,6 +32,7 @@ export class RoleProxies {
   readonly #url: string;
   readonly #sender: DelayProxy;
   readonly #workers: DelayProxy;
+  readonly #workersHost: string;
   #end: { sender: DelayProxyStats; workers: DelayProxyStats } | undefined;
 
   private constructor(
@@ -39,8 +40,10 @@ export class RoleProxies {
     url: string,
     sender: DelayProxy,
     workers: DelayProxy,
+    workersHost: string,
   ) {
     this.#oneWayMs = oneWayMs;
+    this.#workersHost = workersHost;
     this.#url = url;
     this.#sender = sender;
     this.#workers = workers;
@@ -48,10 +51,15 @@ export class RoleProxies {
 
   /**
    * Starts both proxies in front of the server at `url`, each adding half
-   * of `rttMs` each way.
+   * of `rttMs` each way; the workers' listens on `workersHost` (the
+   * address their namespace hosts reach, with `--worker-hosts`).
    * @throws {Error} When `url` names no single TCP host and port.
    */
-  static start(url: string, rttMs: number): RoleProxies {
+  static start(
+    url: string,
+    rttMs: number,
+    workersHost: string = PROXY_HOST,
+  ): RoleProxies {
     const target = urlEndpoint(url);
     if (target == null) {
       throw new Error(
@@ -66,9 +74,9 @@ export class RoleProxies {
       const workers = DelayProxy.start({
         target,
         oneWayMs,
-        hostname: PROXY_HOST,
+        hostname: workersHost,
       });
-      return new RoleProxies(oneWayMs, url, sender, workers);
+      return new RoleProxies(oneWayMs, url, sender, workers, workersHost);
     } catch (error) {
       void sender.close();
       throw error;
@@ -91,7 +99,7 @@ export class RoleProxies {
     const { value, replaced } = rerouteUrls(
       config,
       this.#endpoint(this.#sender),
-      this.#endpoint(this.#workers),
+      { hostname: this.#workersHost, port: this.#workers.port },
     );
     if (replaced === 0) {
       throw new Error(

@@ -8,7 +8,8 @@
  * `crashes.ts` strikes crash tests and restarts workers; `watch.ts` decides
  * when the run is done, stalled, out of time or stopped by its budget
  * (`budget.ts`); `deployment.ts` pins the app to fewer cores (`--cpus`)
- * and puts delay proxies between it and its queue server (`--queue-rtt`);
+ * puts delay proxies between it and its queue server (`--queue-rtt`) and
+ * its workers on hosts of their own (`--worker-hosts`);
  * `outcome.ts` builds the result from what the run observed.
  *
  * Nothing here knows any driver by name: a driver's `crossProcess` flag says
@@ -235,7 +236,7 @@ class Run {
     const { params } = context;
     const runId = newRunId();
     const deployment = this.#deployment;
-    await deployment.start();
+    await deployment.start(this.#workers);
     let serviceUrl: string | undefined;
     if (driver.service != null) {
       const acquired = await context.services.acquire(
@@ -280,15 +281,20 @@ class Run {
         : {}),
       ...(this.#timeStages() ? { stages: true } : {}),
     };
+    // With --worker-hosts the workers post to the inboxes through
+    // forwarders their hosts reach; the URLs are in the sender's messages.
+    const inboxOrigin = deployment.inboxOrigin(inbox.origin);
     await this.#processes.startApp({
       launcher: deployment.appLauncher(context.launcher),
+      workerLauncher: (index) =>
+        deployment.workerLauncher(context.launcher, index),
       workers: this.#workers,
       worker: { queue: { ...queue, config: configs.worker }, log: context.log },
       sender: {
         runId,
         total: this.#total,
         recipients: params.recipients,
-        inboxOrigin: inbox.origin,
+        inboxOrigin,
         queue,
         consume: this.#workers === 0,
         fanout: this.#configuration.fanout ?? params.fanout,
@@ -301,7 +307,7 @@ class Run {
         log: context.log,
         ...(inbox.deadOrigin == null ? {} : {
           deadInboxes: {
-            origin: inbox.deadOrigin,
+            origin: deployment.inboxOrigin(inbox.deadOrigin),
             recipients: this.#deadRecipients,
           },
         }),

@@ -85,6 +85,34 @@ Deno.test("under steady load each runtime gets its own load generator row, first
   );
 });
 
+Deno.test("expandConfigurations: each host count repeats the queues with separate workers, after the round trip in ids", () => {
+  const sqlite = findDriver(builtinDrivers, "sqlite")!;
+  const inProcess = findDriver(builtinDrivers, "in-process")!;
+  const configurations = expandConfigurations(
+    [...drivers, sqlite, inProcess],
+    [1],
+    true,
+    undefined,
+    ["fedify"],
+    ["deno"],
+    { cpus: [1], queueRttMs: [5], workerHosts: [1, 2] },
+  );
+  assert.deepEqual(configurations.map((c) => idOf(c)), [
+    // The baseline, none and in-process have no separate workers: the
+    // hosts do not multiply them.  sqlite's file is shared across
+    // processes, so its workers can move (it has no server to delay).
+    "baseline-cpu1",
+    "none-cpu1",
+    "redis-cpu1-rtt5-hosts1",
+    "redis-cpu1-rtt5-hosts2",
+    "sqlite-cpu1-hosts1",
+    "sqlite-cpu1-hosts2",
+    "in-process-cpu1",
+  ]);
+  assert.equal(configurations[3].workerHosts, 2);
+  assert.equal(configurations[6].workerHosts, undefined);
+});
+
 Deno.test("expandConfigurations: each core count repeats the suite, each round trip the queues with a server; ids name both", () => {
   const sqlite = findDriver(builtinDrivers, "sqlite")!;
   const configurations = expandConfigurations(

@@ -48,6 +48,8 @@ import {
 import { errorMessage } from "../results/error_message.ts";
 import {
   type AppLauncher,
+  type NamespaceProbe,
+  namespacesUnavailable,
   prepareAppRuntime,
   ServiceManager,
   tasksetPath,
@@ -109,6 +111,12 @@ export interface SuiteOptions {
    * that checks only the shape of the figures shortens both.
    */
   readonly calibrationSlices?: CalibrationOptions;
+  /**
+   * What is asked of the system before a `--worker-hosts` row (root, `ip`);
+   * the system itself by default, a fake in a test of the rows skipped
+   * without namespaces.
+   */
+  readonly namespaceProbe?: NamespaceProbe;
   /**
    * The command line as run, recorded as `environment.command`; `null`
    * (the default) for a suite started through the library.
@@ -259,7 +267,11 @@ export async function runSuite(
       params.axes,
       params.parallelImpl,
       params.runtime,
-      { cpus: params.cpus, queueRttMs: params.queueRttMs },
+      {
+        cpus: params.cpus,
+        queueRttMs: params.queueRttMs,
+        workerHosts: params.workerHosts,
+      },
     );
     for (const entry of suiteEntries(configurations, params)) {
       states.push({ entry, runs: [], done: false });
@@ -281,7 +293,12 @@ export async function runSuite(
         if (state.log == null) {
           const kept = previous.find((r) => r.id === id && r.status === "ok");
           const reason = kept == null
-            ? await unavailability(configuration, services, params)
+            ? await unavailability(
+              configuration,
+              services,
+              params,
+              options.namespaceProbe,
+            )
             : null;
           if (kept != null || reason != null) {
             state.result = kept ?? {
@@ -427,7 +444,13 @@ async function unavailability(
   configuration: Configuration,
   services: ServiceManager,
   params: SuiteParams,
+  namespaceProbe?: NamespaceProbe,
 ): Promise<string | null> {
+  // --worker-hosts makes network namespaces: without root, no row can run.
+  if (configuration.workerHosts != null) {
+    const reason = namespacesUnavailable(namespaceProbe);
+    if (reason != null) return reason;
+  }
   const availability = await driverAvailability(
     configuration.driver,
     services,

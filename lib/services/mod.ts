@@ -75,6 +75,17 @@ export {
   splitCpus,
   tasksetPath,
 } from "./cpu_pinning.ts";
+export {
+  benchNamespaces,
+  MAX_NAMESPACE_HOSTS,
+  namespacedLauncher,
+  type NamespaceHost,
+  NamespaceHosts,
+  type NamespaceProbe,
+  namespacesUnavailable,
+  sweepStaleNamespaces,
+  SYSTEM_PROBE,
+} from "./netns.ts";
 export { UnreachableError, unreachableError } from "./unreachable.ts";
 export {
   type LoggedProcess,

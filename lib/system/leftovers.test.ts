@@ -171,3 +171,17 @@ Deno.test({
     }
   },
 });
+
+Deno.test("forceCleanup runs each recorded cleanup once, not a forgotten one", () => {
+  const own = new Leftovers({ pid: 1, startTime: "1" });
+  let runs = 0;
+  own.trackCleanup(() => runs++);
+  const forget = own.trackCleanup(() => runs += 10);
+  forget();
+  own.trackCleanup(() => {
+    throw new Error("best effort");
+  });
+  own.forceCleanup();
+  own.forceCleanup();
+  assert.equal(runs, 1);
+});

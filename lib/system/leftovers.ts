@@ -127,6 +127,7 @@ function killGroup(pid: number, signal: Deno.Signal): void {
 export class Leftovers {
   readonly #dirs = new Set<string>();
   readonly #processes = new Set<number>();
+  readonly #cleanups = new Set<() => void>();
   #owner: ProcessIdentity | undefined;
 
   /**
@@ -178,13 +179,31 @@ export class Leftovers {
   }
 
   /**
+   * Records a synchronous cleanup that {@link forceCleanup} must run (it
+   * removes what is neither a folder nor a process: network namespaces).
+   *
+   * @returns Forgets the cleanup: call it once the thing is removed.
+   */
+  trackCleanup(cleanup: () => void): () => void {
+    this.#cleanups.add(cleanup);
+    return () => this.#cleanups.delete(cleanup);
+  }
+
+  /**
    * The last resort of a forced exit, synchronous so it can run just before
-   * `Deno.exit`: SIGKILLs every running child's process group and removes
-   * every recorded folder.  Best effort; never throws.
+   * `Deno.exit`: SIGKILLs every running child's process group, runs every
+   * recorded cleanup and removes every recorded folder.  Best effort; never
+   * throws.
    */
   forceCleanup(): void {
     for (const pid of this.#processes) killGroup(pid, "SIGKILL");
     this.#processes.clear();
+    for (const cleanup of this.#cleanups) {
+      try {
+        cleanup();
+      } catch { /* best effort */ }
+    }
+    this.#cleanups.clear();
     for (const dir of this.#dirs) {
       try {
         Deno.removeSync(dir, { recursive: true });

@@ -1,13 +1,13 @@
 /**
  * Where the app runs, as a real deployment would have it: fewer cores than
  * the machine's (`--cpus`) and a queue server a network hop away
- * (`--queue-rtt`).
+ * (`--queue-rtt`), and workers on hosts of their own (`--worker-hosts`).
  *
  * @module
  */
 import { count, milliseconds } from "../kinds.ts";
 import { list } from "../spec.ts";
-import { MAX_CPUS, MAX_QUEUE_RTT_MS } from "./limits.ts";
+import { MAX_CPUS, MAX_QUEUE_RTT_MS, MAX_WORKER_HOSTS } from "./limits.ts";
 
 /** The section of `--help` and the docs these belong to. */
 export const DEPLOYMENT_SECTION = "Deployment";
@@ -47,5 +47,23 @@ export const DEPLOYMENT_PARAMS = [
     section: SECTION,
     affects: "measurement",
     record: { path: "queueRttMs", when: "not-default" },
+  }),
+  list({
+    name: "workerHosts",
+    flag: "worker-hosts",
+    kind: count(1, MAX_WORKER_HOSTS, "hosts"),
+    default: [],
+    item: "count",
+    example: "2",
+    help: "spread the --workers worker processes round-robin over N hosts " +
+      "of their own: network namespaces (root only), each with its own " +
+      "address, reaching the queue server and the inbox over a veth link " +
+      "through a forwarder in the bench (and the workers' delay proxy " +
+      "with --queue-rtt); same kernel and CPUs; only for queues shared " +
+      "across processes; default: the workers on the bench's host; a list " +
+      "sweeps them",
+    section: SECTION,
+    affects: "measurement",
+    record: { path: "workerHosts", when: "not-default" },
   }),
 ] as const;

@@ -34,6 +34,8 @@ export const MAX_SENDERS = 1_000;
  * the values are (a rule of the table).
  */
 export const MAX_CPUS = 1024;
+/** Largest accepted `--worker-hosts`: one /30 each of a /16's third octet. */
+export const MAX_WORKER_HOSTS = 64;
 /** Largest accepted `--queue-rtt`, ms. */
 export const MAX_QUEUE_RTT_MS = 1_000;
 
