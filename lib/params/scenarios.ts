@@ -166,7 +166,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     description: "a queue server a network hop away (deployment-cpus is " +
       "its other half): postgres, redis, amqp and mysql at ×1 and ×4, the " +
       "app reaching its server through delay proxies that add 0, 1 and " +
-      "5 ms of round trip and count the round trips per delivery; 100 × " +
+      "5 ms of round trip and count the round trips per delivery, its " +
+      "worker on a host of its own (a network namespace, as root); 100 × " +
       "20 per row, RSA-2048, an inbox that answers at once, a budget of " +
       "30 s per row under the default's rules, no baseline",
     settings: {
@@ -175,6 +176,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       drivers: "postgres,redis,amqp,mysql",
       parallel: "1,4",
       queueRttMs: "0,1,5",
+      workerHosts: "1",
       rsaBits: "2048",
       budgetSeconds: "30",
       baseline: true,
