@@ -99,7 +99,7 @@ Deno.test({
       const port = (listener.addr as Deno.NetAddr).port;
       const launcher = hosts.launcher({
         command: "bash",
-        args: (script) => ["-c", script],
+        args: (script: string, _spec: string) => ["-c", script],
       }, 1);
       const reach = await new Deno.Command(launcher.command, {
         args: launcher.args(
