@@ -198,8 +198,12 @@ export class NamespaceHosts {
         ]
       ) {
         try {
-          new Deno.Command(this.#ip, { args, stdout: "null", stderr: "null" })
-            .outputSync();
+          new Deno.Command(this.#ip, {
+            args,
+            stdout: "null",
+            stderr: "null",
+            detached: true,
+          }).outputSync();
         } catch { /* best effort */ }
       }
     }
@@ -282,11 +286,14 @@ export class NamespaceHosts {
  * @throws {Error} When it fails, with its message.
  */
 async function runIp(ip: string, args: string[]): Promise<string> {
+  // In a process group of its own: a Ctrl-C the terminal sends the bench's
+  // group while the bench removes its hosts must not kill the removal.
   const output = await new Deno.Command(ip, {
     args,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
+    detached: true,
   }).output();
   if (!output.success) {
     const message = new TextDecoder().decode(output.stderr).trim();
@@ -314,6 +321,26 @@ export async function benchNamespaces(
     .map((line) => /^\d+:\s+([^:@\s]+)/.exec(line)?.[1])
     .filter((name): name is string => name != null && LINK.test(name));
   return { namespaces, links };
+}
+
+/**
+ * The namespaces and links of benches that no longer run: what a bench
+ * that exited left behind.  Those of benches still running (other tests',
+ * other users') are not in it.
+ */
+export async function staleNamespaces(
+  ip: string | undefined = findBinary("ip"),
+): Promise<{ namespaces: string[]; links: string[] }> {
+  const { namespaces, links } = await benchNamespaces(ip);
+  return {
+    namespaces: namespaces.filter((namespace) => {
+      const owner = ownerOf(namespace);
+      return owner != null && !isRunning(owner);
+    }),
+    links: links.filter((link) =>
+      !isRunning({ pid: Number(LINK.exec(link)![1]), startTime: "0" })
+    ),
+  };
 }
 
 /**
