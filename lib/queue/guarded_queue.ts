@@ -5,13 +5,9 @@
  *
  * @module
  */
-import type {
-  MessageQueue,
-  MessageQueueEnqueueOptions,
-  MessageQueueListenOptions,
-} from "@fedify/fedify";
+import type { MessageQueue } from "@fedify/fedify";
 import type { StopGuard } from "../system/stop_guard.ts";
-import { listenSettling } from "../system/settling_listen.ts";
+import { listenSettling, withListen } from "../system/settling_listen.ts";
 
 /**
  * Wraps `queue` so that each `listen()` and each handler call it makes
@@ -38,42 +34,19 @@ export function guardListeners(
   queue: MessageQueue,
   guard: StopGuard,
 ): MessageQueue {
-  const wrapped: MessageQueue = {
-    get nativeRetrial() {
-      return queue.nativeRetrial;
-    },
-    enqueue: (
-      // deno-lint-ignore no-explicit-any
-      message: any,
-      options?: MessageQueueEnqueueOptions,
-    ) => queue.enqueue(message, options),
-    listen(
-      // deno-lint-ignore no-explicit-any
-      handler: (message: any) => Promise<void> | void,
-      options?: MessageQueueListenOptions,
-    ): Promise<void> {
-      guard.watch(options?.signal);
-      const listening = listenSettling(
-        (h, o) => queue.listen(h, o),
-        (message) => {
-          const result = handler(message);
-          if (result instanceof Promise) guard.track(result);
-          return result;
-        },
-        options,
-        false,
-      );
-      guard.track(listening);
-      return listening;
-    },
-  };
-  if (queue.enqueueMany != null) {
-    const enqueueMany = queue.enqueueMany.bind(queue);
-    wrapped.enqueueMany = (messages, options) => enqueueMany(messages, options);
-  }
-  if (queue.getDepth != null) {
-    const getDepth = queue.getDepth.bind(queue);
-    wrapped.getDepth = () => getDepth();
-  }
-  return wrapped;
+  return withListen(queue, (handler, options) => {
+    guard.watch(options?.signal);
+    const listening = listenSettling(
+      (h, o) => queue.listen(h, o),
+      (message) => {
+        const result = handler(message);
+        if (result instanceof Promise) guard.track(result);
+        return result;
+      },
+      options,
+      false,
+    );
+    guard.track(listening);
+    return listening;
+  });
 }

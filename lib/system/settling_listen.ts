@@ -117,18 +117,30 @@ export function listenSettling(
  * else passes through.
  */
 export function settlingQueue(queue: MessageQueue): MessageQueue {
+  return withListen(queue, (handler, options) =>
+    listenSettling(
+      (h, o) => queue.listen(h, o),
+      handler,
+      options,
+      queue.nativeRetrial === true,
+    ));
+}
+
+/**
+ * `queue` with `listen` in place of its own; everything else passes
+ * through: `enqueueMany()` and `getDepth()` exist exactly when `queue` has
+ * them, and `nativeRetrial` is its.
+ */
+export function withListen(
+  queue: MessageQueue,
+  listen: MessageQueue["listen"],
+): MessageQueue {
   const wrapped: MessageQueue = {
     get nativeRetrial() {
       return queue.nativeRetrial;
     },
     enqueue: (message, options) => queue.enqueue(message, options),
-    listen: (handler, options) =>
-      listenSettling(
-        (h, o) => queue.listen(h, o),
-        handler,
-        options,
-        queue.nativeRetrial === true,
-      ),
+    listen,
   };
   if (queue.enqueueMany != null) {
     const enqueueMany = queue.enqueueMany.bind(queue);
