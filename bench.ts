@@ -19,7 +19,7 @@ import {
   UsageError,
 } from "./lib/cli/params.ts";
 import {
-  DEFAULT_BUDGET_SECONDS,
+  DEFAULT_BUDGET_OF_NONE,
   DEFAULT_RUN_MINUTES,
   DEFAULT_RUN_SIMULATED,
 } from "./lib/params/mod.ts";
@@ -77,10 +77,11 @@ async function list(drivers: readonly Driver[]): Promise<void> {
       (DEFAULT_RUN_SIMULATED
         ? " (simulated from the published results' timelines, not yet measured)"
         : " (measured: the published results/latest.json)") +
-      `: each row gets ${DEFAULT_BUDGET_SECONDS} s (--budget), and a row ` +
-      "that cannot finish within it is stopped and reported incomplete with " +
-      "its measured rate and a labelled estimate; --until-done measures every " +
-      "row to its end (over 100 minutes).",
+      `: the none row runs first, each other row gets ` +
+      `${DEFAULT_BUDGET_OF_NONE} × its time (--budget-none; --budget S for ` +
+      "seconds), and a row that cannot finish within 1.5 × that is stopped " +
+      "and reported incomplete with its measured rate and a labelled " +
+      "estimate; --until-done measures every row to its end.",
   );
   console.log("\nScenarios (--scenario NAME):");
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
@@ -279,6 +280,7 @@ async function main(): Promise<number> {
         console.error(`[${r.id}] ${kept}${r.status}${why}`);
       });
     },
+    onBudget: (budget) => quietly(() => console.error(budget.note)),
   });
   const table = renderTable(document);
   const saved = output.outcome;

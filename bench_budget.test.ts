@@ -2,11 +2,14 @@
  * The budget as a user meets it: `deno task bench --budget S` with a queue
  * too slow for S exits 0 (a row stopped by its budget with an estimate is
  * the expected outcome, not an error), and its results record the budget,
- * the row's progress and its labelled estimate.
+ * the row's progress and its labelled estimate; without `--budget`, the
+ * none row runs first and sets the budget of the rows after it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DEFAULT_BUDGET_OF_NONE } from "./lib/params/mod.ts";
 import type { ResultsDocument } from "./lib/results/types.ts";
+import { MIN_OBSERVED_SECONDS } from "./lib/run/budget.ts";
 import { runDeno } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
@@ -58,6 +61,59 @@ Deno.test({
         report,
         /estimated total \(an estimate, not a measurement\)/,
       );
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "without --budget, the none row runs first and sets the budget",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "bench-budget-none-" });
+    try {
+      const out = join(tmp, "out");
+      // 600 deliveries, one every 100 ms: 60 s, beyond 1.5 × 30 s (the
+      // least budget, as none takes a few seconds here).
+      const { code, stdout, stderr } = await runDeno([
+        "run",
+        "-A",
+        "--unstable-kv",
+        join(ROOT, "bench.ts"),
+        "--driver-module",
+        join(ROOT, "lib/testing/paced_driver.ts"),
+        "--drivers",
+        "test-paced,none",
+        "--parallel",
+        "1",
+        "--no-baseline",
+        "--no-calibrate",
+        "--total",
+        "150",
+        "--recipients",
+        "4",
+        "--out",
+        out,
+      ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
+      assert.equal(code, 0, stdout + stderr);
+      const document = JSON.parse(
+        await Deno.readTextFile(join(out, "latest.json")),
+      ) as ResultsDocument;
+      assert.equal(document.rounds?.[0]?.[0], "none", "none runs first");
+      const none = document.results.find((r) => r.id === "none")!;
+      assert.equal(none.status, "ok");
+      assert.equal(document.params.budgetOfNone, DEFAULT_BUDGET_OF_NONE);
+      const budget = Math.max(
+        MIN_OBSERVED_SECONDS,
+        Math.round(DEFAULT_BUDGET_OF_NONE * none.totalSeconds! * 10) / 10,
+      );
+      assert.equal(document.params.budgetSeconds, budget);
+      assert.match(stderr, new RegExp(`budget ${budget} s a row: 0\\.8 ×`));
+      const paced = document.results.find((r) => r.id === "test-paced")!;
+      assert.equal(paced.status, "incomplete");
+      assert.match(paced.reason ?? "", new RegExp(`budget of ${budget} s`));
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }

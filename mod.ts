@@ -178,6 +178,12 @@ export interface BenchmarkOptions {
    * `estimate`.
    */
   readonly budgetSeconds?: number;
+  /**
+   * Per-row budget as a multiple of the `none` row's total, which then runs
+   * first (`--budget-none`; the default, 0.8, when neither this nor
+   * {@link budgetSeconds} is given and the run has a none row).
+   */
+  readonly budgetOfNone?: number;
   /** No budget: every row to its end or the time limit (`--until-done`). */
   readonly untilDone?: boolean;
   /**
@@ -235,6 +241,7 @@ export async function runBenchmark(
       stallTimeoutSeconds: options.stallTimeoutSeconds ??
         DEFAULTS.stallTimeoutSeconds,
       budgetSeconds: options.budgetSeconds ?? DEFAULTS.budgetSeconds,
+      budgetOfNone: options.budgetOfNone ?? DEFAULTS.budgetOfNone,
       untilDone: options.untilDone ?? DEFAULTS.untilDone,
       runs: options.runs ?? DEFAULTS.runs,
       workers: options.workers ?? DEFAULTS.workers,

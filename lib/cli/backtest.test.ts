@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runDeno } from "../testing/mod.ts";
-import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
+import { DEFAULT_BUDGET_OF_NONE } from "../params/mod.ts";
 
 const SCRIPT = new URL("./backtest.ts", import.meta.url).pathname;
 const RESULTS = new URL("../../results", import.meta.url).pathname;
@@ -25,7 +25,10 @@ Deno.test("on the published results: the back-test and the budgets", async () =>
   );
   assert.match(
     stdout,
-    new RegExp(`budget ${DEFAULT_BUDGET_SECONDS} s \\(default\\): [\\d.]+ min`),
+    new RegExp(
+      `budget ${DEFAULT_BUDGET_OF_NONE} × none \\([\\d.]+ s\\) \\(default\\): ` +
+        "[\\d.]+ min",
+    ),
   );
 });
 

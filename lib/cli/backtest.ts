@@ -14,7 +14,13 @@
 import { resolve } from "node:path";
 import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
 import { nearestRank } from "../measure/stats.ts";
-import { DEFAULT_BUDGET_SECONDS } from "../params/mod.ts";
+import {
+  DEFAULT_BUDGET_OF_NONE,
+  DEFAULT_BUDGET_SECONDS,
+} from "../params/mod.ts";
+import { NEAR_END, type RunLimits } from "../run/budget.ts";
+import { resolveBudget } from "../run/budget_basis.ts";
+import type { ResultsDocument } from "../results/types.ts";
 import {
   backTest,
   type BackTestCase,
@@ -22,7 +28,9 @@ import {
   type BoundsCheck,
   checkBounds,
   CUTS,
+  defaultLimitsOf,
   median,
+  noneMultiples,
   projectionTest,
   simulateSuite,
 } from "../run/backtest.ts";
@@ -34,10 +42,21 @@ Back-tests the estimate of unfinished rows on the timelines in DIR/latest.json
 and DIR/*/latest.json (default: results), and simulates how long the suite in
 DIR/latest.json takes with each per-row budget.`;
 
-/** Budgets the simulation tries, seconds: the default's among them. */
-const BUDGETS: readonly number[] = [
-  ...new Set([60, DEFAULT_BUDGET_SECONDS, 90, 120, 150, 180]),
+/** Budgets in seconds the simulation tries. */
+const BUDGETS: readonly number[] = [60, 80, 90, 120, 150, 180];
+/** Budgets as multiples of the none row the simulation tries. */
+const FACTORS: readonly number[] = [
+  ...new Set([0.6, DEFAULT_BUDGET_OF_NONE, 1, 1.2, 1.87]),
 ].sort((a, b) => a - b);
+
+/** The limits of a budget of `factor` × the document's none row. */
+function limitsOfNone(document: ResultsDocument, factor: number): RunLimits {
+  const none = document.results.find((r) => r.id === "none")!;
+  return {
+    budgetSeconds: resolveBudget(factor, none).seconds,
+    timeoutSeconds: document.params.timeoutSeconds,
+  };
+}
 /** Rows the simulation also tries leaving out. */
 const OPTIONAL_ROWS: readonly string[] = [
   "deno-kv-single",
@@ -128,15 +147,11 @@ export async function main(args: readonly string[]): Promise<number> {
     console.error(`error: no results file in ${dir}; give a results folder`);
     return 2;
   }
-  const limits = (timeoutSeconds: number) => ({
-    budgetSeconds: DEFAULT_BUDGET_SECONDS,
-    timeoutSeconds,
-  });
   const cases = sources.flatMap((s) =>
     backTest(
       s.path,
       s.document.results,
-      limits(s.document.params.timeoutSeconds),
+      defaultLimitsOf(s.document),
       CUTS,
       s.document.environment?.packages,
     )
@@ -151,7 +166,8 @@ export async function main(args: readonly string[]): Promise<number> {
   );
   printCases(
     "Finished rows, cut at a share of their deliveries and where the " +
-      `default budget (${DEFAULT_BUDGET_SECONDS} s) stops them`,
+      `default budget (${DEFAULT_BUDGET_OF_NONE} × the file's none row, or ` +
+      `${DEFAULT_BUDGET_SECONDS} s in a file without one) stops them`,
     cases,
   );
   printCases(
@@ -205,29 +221,56 @@ export async function main(args: readonly string[]): Promise<number> {
         )
       }), time limit ${document.params.timeoutSeconds} s:`,
   );
-  for (const budget of BUDGETS) {
-    const limits = {
-      budgetSeconds: budget,
-      timeoutSeconds: document.params.timeoutSeconds,
-    };
+  const budgets: { label: string; limits: RunLimits }[] = [
+    ...BUDGETS.map((budget) => ({
+      label: `budget ${budget} s`,
+      limits: {
+        budgetSeconds: budget,
+        timeoutSeconds: document.params.timeoutSeconds,
+      },
+    })),
+    ...(document.results.some((r) => r.id === "none" && r.status === "ok")
+      ? FACTORS.map((factor) => {
+        const limits = limitsOfNone(document, factor);
+        return {
+          label: `budget ${factor} × none (${limits.budgetSeconds} s)${
+            factor === DEFAULT_BUDGET_OF_NONE ? " (default)" : ""
+          }`,
+          limits,
+        };
+      })
+      : []),
+  ];
+  for (const { label, limits } of budgets) {
     const all = simulateSuite(document, limits);
     const without = simulateSuite(document, limits, OPTIONAL_ROWS);
     const finished = all.rows.filter((r) => r.finished).length;
     console.log(
-      `budget ${budget} s${
-        budget === DEFAULT_BUDGET_SECONDS ? " (default)" : ""
-      }: ` +
+      `${label}: ` +
         `${minutes(all.totalSeconds)}, ${finished} of ${all.rows.length} ` +
         `rows finish; without ${OPTIONAL_ROWS.join(", ")}: ` +
         `${minutes(without.totalSeconds)} (overhead ` +
         `${all.overheadSeconds.toFixed(1)} s per row)`,
     );
   }
-  const chosen = simulateSuite(document, {
-    budgetSeconds: DEFAULT_BUDGET_SECONDS,
-    timeoutSeconds: document.params.timeoutSeconds,
-  });
-  console.log(`\nRows with the default budget of ${DEFAULT_BUDGET_SECONDS} s:`);
+  const multiples = noneMultiples(document);
+  if (multiples.length > 0) {
+    const line = NEAR_END * DEFAULT_BUDGET_OF_NONE;
+    console.log(
+      `\nEach row's total as a multiple of the none row's (~ an estimate); ` +
+        `the default runs a row to its end when its estimate at the budget ` +
+        `is within ${NEAR_END} × ${DEFAULT_BUDGET_OF_NONE} = ` +
+        `${Number(line.toFixed(2))} ×:\n` +
+        multiples.map((m) =>
+          `${m.id} ${m.estimated ? "~" : ""}${m.multiple.toFixed(2)}`
+        ).join(", "),
+    );
+  }
+  const defaults = defaultLimitsOf(document);
+  const chosen = simulateSuite(document, defaults);
+  console.log(
+    `\nRows with the default budget (${defaults.budgetSeconds} s here):`,
+  );
   for (const row of chosen.rows) {
     console.log(
       `${row.id}: ${row.seconds.toFixed(0)} s${

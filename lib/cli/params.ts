@@ -20,6 +20,7 @@ import type {
   SuiteParams,
 } from "../results/types.ts";
 
+import { UsageError } from "../params/mod.ts";
 export { SCENARIOS, UsageError } from "../params/mod.ts";
 
 /** Everything the CLI was asked to do. */
@@ -58,6 +59,13 @@ export function parseCli(
   env: Readonly<Record<string, string | undefined>>,
 ): CliOptions {
   const { values, warnings } = parseCommand(BENCH, args, env);
+  if (values.budgetSeconds != null && values.budgetOfNone != null) {
+    throw new UsageError(
+      "--budget S and --budget-none K both set the per-row budget; give " +
+        "one of them (--budget in seconds, --budget-none as a multiple of " +
+        "the none row's time)",
+    );
+  }
   const params = paramsOf(values);
   return {
     ...values,

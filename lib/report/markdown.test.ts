@@ -300,6 +300,15 @@ Deno.test("the report names the commit, the command and the suite's wall time", 
     markdown,
     /the suite took 1,234 s, configurations in a shuffled order \(seed 42/,
   );
+  // The per-row budget, and what set it.
+  const relative = renderMarkdown({
+    ...document([finished]),
+    params: { ...PARAMS, budgetSeconds: 46.4, budgetOfNone: 0.8 },
+  });
+  assert.match(
+    relative,
+    /each row's budget 46\.4 s \(0\.8 × the none row's total, `--budget-none`;/,
+  );
   assert.match(markdown, /commit\*\*: `a{40}` with uncommitted changes/);
   assert.match(markdown, /\*\*Command\*\*: `TOTAL=20 bench\.ts --runs 3`/);
 });

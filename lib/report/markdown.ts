@@ -331,7 +331,23 @@ function suiteTime(document: ResultsDocument): string {
       } in a shuffled order (seed ${seed}, \`--order-seed\`)`,
     );
   }
+  const budget = budgetText(document.params);
+  if (budget != null) parts.push(budget);
   return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
+}
+
+/**
+ * `each row's budget 46.4 s (0.8 × the none row's total, \`--budget-none\`)`:
+ * the per-row budget, when the suite had one.
+ */
+function budgetText(params: ResultsDocument["params"]): string | null {
+  if (params.untilDone === true) return "every row to its end (`--until-done`)";
+  if (params.budgetSeconds == null) return null;
+  return `each row's budget ${rateText(params.budgetSeconds)} s (` +
+    (params.budgetOfNone != null
+      ? `${params.budgetOfNone} × the none row's total, \`--budget-none\``
+      : "`--budget`") +
+    "; a row within 1.5× of it runs to its end)";
 }
 
 /**

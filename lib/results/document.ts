@@ -80,9 +80,17 @@ export interface SuiteParams {
   /**
    * Per-row budget in seconds (`--budget`): a run still delivering when it
    * is reached, or sure not to finish within it, is stopped and reported
-   * `incomplete` with an estimate.  Absent in files made before it existed.
+   * `incomplete` with an estimate.  Absent in files made before it existed,
+   * and until the none row has finished when {@link budgetOfNone} sets it.
    */
   readonly budgetSeconds?: number;
+  /**
+   * `--budget-none`: {@link budgetSeconds} is this many times the `none`
+   * row's total, which ran first.  Absent when the budget was given in
+   * seconds, when the run had no none row or it did not finish (the budget
+   * is then 80 s), and in files made before it existed.
+   */
+  readonly budgetOfNone?: number;
   /** `--until-done`: no budget; every run goes to its end or time limit. */
   readonly untilDone?: boolean;
   /** Runs per configuration; top-level figures are medians over them. */

@@ -4,8 +4,10 @@ import { PARAMS, result } from "../testing/chart_fixtures.ts";
 import {
   backTest,
   checkBounds,
+  defaultLimitsOf,
   dequeueCostOf,
   filledAtOf,
+  noneMultiples,
   overheadPerRow,
   projectionTest,
   simulateRow,
@@ -219,4 +221,34 @@ Deno.test("a recorded row's queue filled when its depth peaked, unless it ends t
     undefined,
   );
   assert.equal(filledAtOf(row([])), undefined);
+});
+
+Deno.test("the default's limits and each row's multiple come from the none row", () => {
+  const rows = [
+    steady("none", 500, 30_000), // 60 s
+    steady("sqlite", 300, 30_000), // 100 s
+    steady("redis", 10, 50_000, 48),
+  ];
+  const document: ResultsDocument = {
+    schemaVersion: 1,
+    startedAt: "2025-01-01T00:00:00.000Z",
+    finishedAt: null,
+    params: PARAMS,
+    results: rows,
+  };
+  assert.deepEqual(defaultLimitsOf(document), {
+    budgetSeconds: 48,
+    timeoutSeconds: PARAMS.timeoutSeconds,
+  });
+  // A file without a none row gets the budget a run without one gets.
+  assert.equal(
+    defaultLimitsOf({ ...document, results: rows.slice(1) }).budgetSeconds,
+    80,
+  );
+  // The cut-off redis row has no estimate: it is left out.
+  assert.deepEqual(
+    noneMultiples(document).map((m) => [m.id, m.multiple.toFixed(2)]),
+    [["none", "1.00"], ["sqlite", "1.67"]],
+  );
+  assert.deepEqual(noneMultiples({ ...document, results: rows.slice(1) }), []);
 });

@@ -22,10 +22,67 @@ import type {
   RunResult,
 } from "../results/types.ts";
 import { type RunLimits, StopRule } from "./budget.ts";
+import { budgetBasis, REFERENCE_ROW, resolveBudget } from "./budget_basis.ts";
 import {
   type BacklogQueue,
   dequeueMsPerQueued,
 } from "../measure/backlog_cost.ts";
+
+/**
+ * The limits a default run would have held a recorded suite's rows to:
+ * 0.8 (`--budget-none`'s default) × its `none` row's total when it finished, or,
+ * in a file without one, the 80 s a run without a none row gets
+ * (`budget_basis.ts`); the file's own time limit.
+ */
+export function defaultLimitsOf(document: ResultsDocument): RunLimits {
+  const none = document.results.find((r) => r.id === REFERENCE_ROW);
+  const budget = budgetBasis({}, none != null);
+  return {
+    budgetSeconds: budget.kind === "of-none"
+      ? resolveBudget(budget.factor, none!).seconds
+      : budget.kind === "seconds"
+      ? budget.seconds
+      : null,
+    timeoutSeconds: document.params.timeoutSeconds,
+  };
+}
+
+/** One row's total as a multiple of its suite's none row. */
+export interface NoneMultiple {
+  /** The row's id. */
+  readonly id: string;
+  /** Its total (measured) or estimated total, seconds. */
+  readonly seconds: number;
+  /** Whether {@link seconds} is an estimate. */
+  readonly estimated: boolean;
+  /** {@link seconds} ÷ the none row's total. */
+  readonly multiple: number;
+}
+
+/**
+ * Each row's measured or estimated total as a multiple of the suite's
+ * finished none row, smallest first: where the default's line between rows
+ * that run to their end and rows reported as estimates falls
+ * (`DEFAULT_BUDGET_OF_NONE` × 1.5).  Rows with neither figure are left out;
+ * empty without a finished none row.
+ */
+export function noneMultiples(document: ResultsDocument): NoneMultiple[] {
+  const none = document.results.find((r) => r.id === REFERENCE_ROW);
+  if (none?.status !== "ok" || none.totalSeconds == null) return [];
+  const reference = none.totalSeconds;
+  return document.results.flatMap((row) => {
+    const seconds = row.status === "ok"
+      ? row.totalSeconds
+      : row.estimate?.totalSeconds ?? null;
+    if (seconds == null) return [];
+    return [{
+      id: row.id,
+      seconds,
+      estimated: row.status !== "ok",
+      multiple: seconds / reference,
+    }];
+  }).sort((a, b) => a.multiple - b.multiple);
+}
 
 /** The shares of its deliveries at which a finished row is cut. */
 export const CUTS: readonly number[] = [0.25, 0.5];

@@ -22,6 +22,12 @@ import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import {
+  budgetBasis,
+  REFERENCE_ROW,
+  resolveBudget,
+  type ResolvedBudget,
+} from "./budget_basis.ts";
+import {
   type AppSignRate,
   type Calibration,
   type ConfigurationResult,
@@ -98,6 +104,11 @@ export interface SuiteOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** Called when a configuration ends (or is taken from `resumeFrom`). */
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
+  /**
+   * Called once the none row has set the budget of the rows after it
+   * (`--budget-none`), with the budget and what to say of it.
+   */
+  readonly onBudget?: (budget: ResolvedBudget) => void;
   /**
    * Measure the machine's speed at the start and the end (a few seconds
    * each) into `environment.calibration`, and briefly (about 3 s) before
@@ -186,7 +197,8 @@ export async function runSuite(
   options: SuiteOptions,
 ): Promise<ResultsDocument> {
   const seed = options.params.orderSeed ?? randomSeed();
-  const params: SuiteParams = { ...options.params, orderSeed: seed };
+  // The budget is settled once the none row has finished (budget_basis.ts).
+  let params: SuiteParams = { ...options.params, orderSeed: seed };
   const runs = Math.max(1, params.runs ?? 1);
   const services = options.services ?? new ServiceManager();
   const began = performance.now();
@@ -276,8 +288,31 @@ export async function runSuite(
     for (const entry of suiteEntries(configurations, params)) {
       states.push({ entry, runs: [], done: false });
     }
+    const basis = budgetBasis(
+      params,
+      states.some((s) => s.entry.id === REFERENCE_ROW),
+    );
+    // Rows wait for the none row's total when the budget is a multiple of it.
+    let budgetPending = basis.kind === "of-none";
+    if (basis.kind === "seconds") {
+      params = { ...params, budgetSeconds: basis.seconds };
+    }
+    const settleBudget = (result: ConfigurationResult) => {
+      if (basis.kind !== "of-none" || result.id !== REFERENCE_ROW) return;
+      if (!budgetPending) return;
+      budgetPending = false;
+      const resolved = resolveBudget(basis.factor, result);
+      params = {
+        ...params,
+        budgetSeconds: resolved.seconds,
+        ...(resolved.factor == null ? {} : { budgetOfNone: resolved.factor }),
+      };
+      options.onBudget?.(resolved);
+    };
     const plan = planRounds(states, runs, seed, {
-      pinned: (s) => s.entry.configuration.generator === true,
+      pinned: (s) =>
+        s.entry.configuration.generator === true ||
+        (basis.kind === "of-none" && s.entry.id === REFERENCE_ROW),
       once: (s) => s.entry.maxRate === true,
     });
     // The load generator's limit, per runtime (and core count) of the app.
@@ -314,6 +349,7 @@ export async function runSuite(
               ...configurationFields(configuration, params),
             };
             state.done = true;
+            settleBudget(state.result);
             options.onResult?.(state.result, kept != null);
             await saveSoFar();
             continue;
@@ -390,6 +426,7 @@ export async function runSuite(
           state.logSummary = await log.close();
         }
         state.result = resultOf(state, params);
+        settleBudget(state.result);
         if (configuration.generator && state.result.callsPerSecond != null) {
           ceilings.set(
             generatorKey(configuration),

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { choice, seconds, text } from "../kinds.ts";
+import { choice, positive, seconds, text } from "../kinds.ts";
 import { optional, repeated, toggle, value } from "../spec.ts";
 import {
+  DEFAULT_BUDGET_OF_NONE,
   DEFAULT_BUDGET_SECONDS,
   DEFAULT_LOG_LEVEL,
   LOG_LEVELS,
@@ -38,18 +39,31 @@ export const OUTPUT_PARAMS = [
     affects: "nothing",
     record: { path: "stallTimeoutSeconds" },
   }),
-  value({
+  optional({
     name: "budgetSeconds",
     flag: "budget",
     kind: seconds(),
-    default: DEFAULT_BUDGET_SECONDS,
-    help: "per-row budget: a run still delivering after S seconds, or sure " +
-      "by its measured rate not to finish within S, is stopped and " +
-      "reported incomplete, with a labelled estimate of its total time " +
-      "once its rate has settled",
+    help: "per-row budget in seconds: a run still delivering after S " +
+      "seconds, or sure by its measured rate not to finish within " +
+      "1.5 × S, is stopped and reported incomplete, with a labelled " +
+      "estimate of its total time once its rate has settled (default: " +
+      "--budget-none's multiple of the none row, or " +
+      `${DEFAULT_BUDGET_SECONDS} s in a run without it)`,
     section: SECTION,
     affects: "nothing",
-    record: { path: "budgetSeconds" },
+    record: { path: "budgetSeconds", when: "set" },
+  }),
+  optional({
+    name: "budgetOfNone",
+    flag: "budget-none",
+    kind: positive(10, "times the none row's total", "K"),
+    help: "per-row budget as K times the none row's total on this host " +
+      `(default ${DEFAULT_BUDGET_OF_NONE}; the none row then runs first), ` +
+      "so that the same rows finish on a faster or slower machine; " +
+      "--budget S sets seconds instead",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "budgetOfNone", when: "set" },
   }),
   toggle({
     name: "untilDone",
