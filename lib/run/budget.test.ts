@@ -176,3 +176,28 @@ Deno.test("a run stopped at its budget before its rate settled carries no estima
   const untilDone = { budgetSeconds: null, timeoutSeconds: 120 };
   assert.equal(new StopRule(untilDone).decide(120, filling)?.estimate, null);
 });
+
+Deno.test("a run stopped at its budget a moment after its queue filled carries no estimate", () => {
+  // 50/s throughout, its queue filled at 119 s: at the 120 s budget the
+  // window since then spans 1 s, its halves alike, yet too short to judge by.
+  const points: [number, number][] = [];
+  for (let t = 0.25; t <= 120; t += 0.25) points.push([t, t * 50]);
+  const late = (filledAtSeconds: number) =>
+    estimateTotal({
+      points,
+      nowSeconds: 120,
+      expected: 50_000,
+      filledAtSeconds,
+    })!;
+  assert.ok(late(119).settled);
+  const decision = new StopRule(budget).decide(120, late(119));
+  assert.equal(decision?.stoppedBy, "budget");
+  assert.equal(decision?.estimate, null);
+  assert.match(
+    decision!.reason,
+    /before its rate had settled \(its rate held over only the last 1 s, under the 15 s a rate is judged over\); 6,000 delivered by then/,
+  );
+  // Filled 15 s before the budget: the window is long enough.
+  const judged = new StopRule(budget).decide(120, late(105));
+  assert.equal(judged?.estimate?.totalSeconds, 1000);
+});

@@ -61,14 +61,45 @@ function perSecond(rate: number): string {
 }
 
 /**
- * What a stop's reason adds for an estimate whose rate had not settled, which
- * the result then does not carry: the count so far and why the rate is not
- * the run's pace.
+ * The least time a run is watched before it is judged, for a limit of
+ * `limitSeconds`: {@link MIN_OBSERVED_SECONDS}, or a third of the limit when
+ * that is shorter.
  */
-function unsettledNote(estimate: TotalEstimate | null): string {
-  if (estimate == null || estimate.settled) return "";
+function observedSeconds(limitSeconds: number): number {
+  return Math.min(MIN_OBSERVED_SECONDS, limitSeconds / 3);
+}
+
+/**
+ * Whether an estimate may stand for a run's pace: its rate settled
+ * (`TotalEstimate.settled`) over a window of at least half the least watch
+ * (`observed`), the same the early stop asks for; a window cut short where
+ * the queue filled a second before the budget measures no pace.
+ */
+function judged(
+  estimate: TotalEstimate | null,
+  observed: number,
+): boolean {
+  return estimate != null && estimate.settled &&
+    estimate.windowSeconds >= observed / 2;
+}
+
+/**
+ * What a stop's reason adds for an estimate that may not stand for the run's
+ * pace ({@link judged}), which the result then does not carry: the count so
+ * far and why the rate is not the run's pace.
+ */
+function unsettledNote(
+  estimate: TotalEstimate | null,
+  observed: number,
+): string {
+  if (estimate == null || judged(estimate, observed)) return "";
   const [older, newer] = estimate.halfRates;
-  const why = estimate.filling
+  const why = estimate.settled
+    ? `its rate held over only the last ${
+      Number(estimate.windowSeconds.toFixed(1))
+    } s, under the ${Number((observed / 2).toFixed(1))} s a rate is ` +
+      "judged over"
+    : estimate.filling
     ? "its queue was still filling (not every activity's fanout handled), " +
       "so its consumer still shared its time with fanning out"
     : estimate.windowSeconds < 1
@@ -93,7 +124,10 @@ function unsettledNote(estimate: TotalEstimate | null): string {
  * until then), and with even the
  * optimistic bound of its estimate past {@link NEAR_END} × the budget (past
  * the time limit where no budget binds).  A rate that has not settled
- * never stops a run early: the run goes on, up to its budget.
+ * never stops a run early: the run goes on, up to its budget.  A run
+ * stopped at its budget or the time limit carries its estimate only when
+ * the early stop could have judged by it (settled over a window of at least
+ * half the least watch).
  */
 export class StopRule {
   readonly #limits: RunLimits;
@@ -126,13 +160,14 @@ export class StopRule {
     const budget = this.#runsToEnd ? null : this.#limits.budgetSeconds;
     const limit = bindingLimit({ budgetSeconds: budget, timeoutSeconds });
     const at = Math.round(elapsedSeconds);
+    const observed = observedSeconds(limit.seconds);
     if (elapsedSeconds >= limit.seconds) {
-      const kept = estimate?.settled ? estimate : null;
+      const kept = judged(estimate, observed) ? estimate : null;
       if (limit.stoppedBy === "time limit") {
         return {
           stoppedBy: "time limit",
           reason: `timed out after ${limit.seconds} s` +
-            unsettledNote(estimate),
+            unsettledNote(estimate, observed),
           estimate: kept,
         };
       }
@@ -147,22 +182,20 @@ export class StopRule {
         reason: `budget of ${limit.seconds} s reached` +
           (estimate == null
             ? ""
-            : estimate.settled
+            : kept != null
             ? ` while still delivering, with an estimated total of ` +
               `${Math.round(estimate.totalSeconds)} s, beyond ${NEAR_END}× ` +
               `the budget`
-            : ` while still delivering` + unsettledNote(estimate)),
+            : ` while still delivering` + unsettledNote(estimate, observed)),
         estimate: kept,
       };
     }
-    const observed = Math.min(MIN_OBSERVED_SECONDS, limit.seconds / 3);
     const beyond = limit.stoppedBy === "budget"
       ? NEAR_END * limit.seconds
       : limit.seconds;
     if (
       sendDone && elapsedSeconds >= observed && estimate != null &&
-      estimate.settled && estimate.windowSeconds >= observed / 2 &&
-      estimate.lowSeconds > beyond
+      judged(estimate, observed) && estimate.lowSeconds > beyond
     ) {
       return {
         stoppedBy: limit.stoppedBy,
