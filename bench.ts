@@ -73,7 +73,8 @@ async function list(drivers: readonly Driver[]): Promise<void> {
   }
   console.log(
     `\nA default run (deno task bench, no flags) takes about ` +
-      `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine` +
+      `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine (longer on a ` +
+      "slower one, in proportion to its none row)" +
       (DEFAULT_RUN_SIMULATED
         ? " (simulated from the published results' timelines, not yet measured)"
         : " (measured: the published results/latest.json)") +

@@ -90,9 +90,10 @@ export const DEFAULT_BUDGET_OF_NONE = 0.8;
 /**
  * How long a default run (`deno task bench`, no flags) takes on a 2-core
  * machine, in minutes, as `--list` states it: the published default run's
- * wall time (`suiteSeconds` in results/latest.json, 1,723 s).  Update it
- * when the default suite is published again.
+ * wall time (`suiteSeconds` in results/latest.json, 868 s, on the Intel
+ * Xeon host; it grows with the none row's time on a slower host).  Update
+ * it when the default suite is published again.
  */
-export const DEFAULT_RUN_MINUTES = 29;
+export const DEFAULT_RUN_MINUTES = 15;
 /** Whether {@link DEFAULT_RUN_MINUTES} is a simulation, not a measurement. */
 export const DEFAULT_RUN_SIMULATED = false;
