@@ -395,10 +395,13 @@ Deno.test({
         const ordering = { queuePrefix: `${prefix}.${name}.ordering_` };
         for (let i = 0; i < 4; i++) {
           made.add(`${ordering.queuePrefix}${i}`);
-          made.add(`${prefix}.${name}.delayed_ordering_300_${i}`);
+          made.add(`${prefix}.${name}.delayed_ordering_3000_${i}`);
         }
         const queue = queueOn(main, name, { ordering });
-        const delay = Temporal.Duration.from({ milliseconds: 300 });
+        // Long enough that no message's delay runs out while the four keys'
+        // queues are still being declared (300 ms did, once, on a busy host,
+        // leaving 7 of 8 delayed when the depth was read).
+        const delay = Temporal.Duration.from({ milliseconds: 3000 });
         for (const key of ["alice", "bob", "carol", "dave"]) {
           await queue.enqueueMany([{ key, seq: 0 }, { key, seq: 1 }], {
             delay,
@@ -407,7 +410,7 @@ Deno.test({
         }
         assert.equal((await queue.getDepth()).delayed, 8);
         const a = record(queue);
-        await waitFor(() => a.got.length === 8, 5000, "every message");
+        await waitFor(() => a.got.length === 8, 15_000, "every message");
         await a.stop();
         for (const key of ["alice", "bob", "carol", "dave"]) {
           assert.deepEqual(
