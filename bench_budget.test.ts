@@ -14,6 +14,45 @@ import { runDeno } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
 
+/**
+ * Runs the bench on the paced test driver (plus `drivers`) at `total` × 4
+ * with `extra` flags, into `tmp/out`, and reads back what it wrote.
+ */
+async function benchPaced(
+  tmp: string,
+  drivers: string,
+  total: number,
+  extra: readonly string[] = [],
+) {
+  const out = join(tmp, "out");
+  const { code, stdout, stderr } = await runDeno([
+    "run",
+    "-A",
+    "--unstable-kv",
+    join(ROOT, "bench.ts"),
+    "--driver-module",
+    join(ROOT, "lib/testing/paced_driver.ts"),
+    "--drivers",
+    drivers,
+    "--parallel",
+    "1",
+    "--no-baseline",
+    "--no-calibrate",
+    "--total",
+    String(total),
+    "--recipients",
+    "4",
+    ...extra,
+    "--out",
+    out,
+  ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
+  assert.equal(code, 0, stdout + stderr);
+  const document = JSON.parse(
+    await Deno.readTextFile(join(out, "latest.json")),
+  ) as ResultsDocument;
+  return { out, stderr, document };
+}
+
 Deno.test({
   name: "a row stopped by its budget is reported with an estimate, exit 0",
   sanitizeResources: false,
@@ -21,34 +60,11 @@ Deno.test({
   async fn() {
     const tmp = await Deno.makeTempDir({ prefix: "bench-budget-" });
     try {
-      const out = join(tmp, "out");
       // 300 deliveries, one every 100 ms: 30 s, against a 15 s budget.
-      const { code, stdout, stderr } = await runDeno([
-        "run",
-        "-A",
-        "--unstable-kv",
-        join(ROOT, "bench.ts"),
-        "--driver-module",
-        join(ROOT, "lib/testing/paced_driver.ts"),
-        "--drivers",
-        "test-paced",
-        "--parallel",
-        "1",
-        "--no-baseline",
-        "--no-calibrate",
-        "--total",
-        "75",
-        "--recipients",
-        "4",
+      const { out, document } = await benchPaced(tmp, "test-paced", 75, [
         "--budget",
         "15",
-        "--out",
-        out,
-      ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
-      assert.equal(code, 0, stdout + stderr);
-      const document = JSON.parse(
-        await Deno.readTextFile(join(out, "latest.json")),
-      ) as ResultsDocument;
+      ]);
       assert.equal(document.params.budgetSeconds, 15);
       assert.equal(document.params.untilDone, undefined);
       const [row] = document.results;
@@ -74,33 +90,13 @@ Deno.test({
   async fn() {
     const tmp = await Deno.makeTempDir({ prefix: "bench-budget-none-" });
     try {
-      const out = join(tmp, "out");
       // 600 deliveries, one every 100 ms: 60 s, beyond 1.5 × 30 s (the
       // least budget, as none takes a few seconds here).
-      const { code, stdout, stderr } = await runDeno([
-        "run",
-        "-A",
-        "--unstable-kv",
-        join(ROOT, "bench.ts"),
-        "--driver-module",
-        join(ROOT, "lib/testing/paced_driver.ts"),
-        "--drivers",
+      const { stderr, document } = await benchPaced(
+        tmp,
         "test-paced,none",
-        "--parallel",
-        "1",
-        "--no-baseline",
-        "--no-calibrate",
-        "--total",
-        "150",
-        "--recipients",
-        "4",
-        "--out",
-        out,
-      ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
-      assert.equal(code, 0, stdout + stderr);
-      const document = JSON.parse(
-        await Deno.readTextFile(join(out, "latest.json")),
-      ) as ResultsDocument;
+        150,
+      );
       assert.equal(document.rounds?.[0]?.[0], "none", "none runs first");
       const none = document.results.find((r) => r.id === "none")!;
       assert.equal(none.status, "ok");

@@ -19,8 +19,6 @@ import {
   DEFAULT_BUDGET_SECONDS,
 } from "../params/mod.ts";
 import { NEAR_END, type RunLimits } from "../run/budget.ts";
-import { resolveBudget } from "../run/budget_basis.ts";
-import type { ResultsDocument } from "../results/types.ts";
 import {
   backTest,
   type BackTestCase,
@@ -48,15 +46,6 @@ const BUDGETS: readonly number[] = [60, 80, 90, 120, 150, 180];
 const FACTORS: readonly number[] = [
   ...new Set([0.6, DEFAULT_BUDGET_OF_NONE, 1, 1.2, 1.87]),
 ].sort((a, b) => a - b);
-
-/** The limits of a budget of `factor` × the document's none row. */
-function limitsOfNone(document: ResultsDocument, factor: number): RunLimits {
-  const none = document.results.find((r) => r.id === "none")!;
-  return {
-    budgetSeconds: resolveBudget(factor, none).seconds,
-    timeoutSeconds: document.params.timeoutSeconds,
-  };
-}
 /** Rows the simulation also tries leaving out. */
 const OPTIONAL_ROWS: readonly string[] = [
   "deno-kv-single",
@@ -221,6 +210,7 @@ export async function main(args: readonly string[]): Promise<number> {
         )
       }), time limit ${document.params.timeoutSeconds} s:`,
   );
+  const multiples = noneMultiples(document);
   const budgets: { label: string; limits: RunLimits }[] = [
     ...BUDGETS.map((budget) => ({
       label: `budget ${budget} s`,
@@ -229,9 +219,9 @@ export async function main(args: readonly string[]): Promise<number> {
         timeoutSeconds: document.params.timeoutSeconds,
       },
     })),
-    ...(document.results.some((r) => r.id === "none" && r.status === "ok")
+    ...(multiples.length > 0
       ? FACTORS.map((factor) => {
-        const limits = limitsOfNone(document, factor);
+        const limits = defaultLimitsOf(document, factor);
         return {
           label: `budget ${factor} × none (${limits.budgetSeconds} s)${
             factor === DEFAULT_BUDGET_OF_NONE ? " (default)" : ""
@@ -253,7 +243,6 @@ export async function main(args: readonly string[]): Promise<number> {
         `${all.overheadSeconds.toFixed(1)} s per row)`,
     );
   }
-  const multiples = noneMultiples(document);
   if (multiples.length > 0) {
     const line = NEAR_END * DEFAULT_BUDGET_OF_NONE;
     console.log(

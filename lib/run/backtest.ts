@@ -29,14 +29,17 @@ import {
 } from "../measure/backlog_cost.ts";
 
 /**
- * The limits a default run would have held a recorded suite's rows to:
- * 0.8 (`--budget-none`'s default) × its `none` row's total when it finished, or,
- * in a file without one, the 80 s a run without a none row gets
- * (`budget_basis.ts`); the file's own time limit.
+ * The limits a run with `--budget-none factor` (default: the default run's)
+ * would have held a recorded suite's rows to: `factor` × its `none` row's
+ * total when it finished, or, in a file without one, the 80 s a run without
+ * a none row gets (`budget_basis.ts`); the file's own time limit.
  */
-export function defaultLimitsOf(document: ResultsDocument): RunLimits {
+export function defaultLimitsOf(
+  document: ResultsDocument,
+  factor?: number,
+): RunLimits {
   const none = document.results.find((r) => r.id === REFERENCE_ROW);
-  const budget = budgetBasis({}, none != null);
+  const budget = budgetBasis({ budgetOfNone: factor }, none != null);
   return {
     budgetSeconds: budget.kind === "of-none"
       ? resolveBudget(budget.factor, none!).seconds

@@ -298,8 +298,10 @@ export async function runSuite(
       params = { ...params, budgetSeconds: basis.seconds };
     }
     const settleBudget = (result: ConfigurationResult) => {
-      if (basis.kind !== "of-none" || result.id !== REFERENCE_ROW) return;
-      if (!budgetPending) return;
+      if (
+        !budgetPending || basis.kind !== "of-none" ||
+        result.id !== REFERENCE_ROW
+      ) return;
       budgetPending = false;
       const resolved = resolveBudget(basis.factor, result);
       params = {
