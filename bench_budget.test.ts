@@ -3,7 +3,8 @@
  * too slow for S exits 0 (a row stopped by its budget with an estimate is
  * the expected outcome, not an error), and its results record the budget,
  * the row's progress and its labelled estimate; without `--budget`, the
- * none row runs first and sets the budget of the rows after it.
+ * none row runs first and sets the budget of the rows after it, and a run
+ * without either says why its budget is the fixed default.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -61,11 +62,15 @@ Deno.test({
     const tmp = await Deno.makeTempDir({ prefix: "bench-budget-" });
     try {
       // 300 deliveries, one every 100 ms: 30 s, against a 15 s budget.
-      const { out, document } = await benchPaced(tmp, "test-paced", 75, [
-        "--budget",
-        "15",
-      ]);
+      const { out, stderr, document } = await benchPaced(
+        tmp,
+        "test-paced",
+        75,
+        ["--budget", "15"],
+      );
+      assert.match(stderr, /budget 15 s a row \(--budget\)/);
       assert.equal(document.params.budgetSeconds, 15);
+      assert.equal(document.params.budgetFallback, undefined);
       assert.equal(document.params.untilDone, undefined);
       const [row] = document.results;
       assert.equal(row.status, "incomplete");
@@ -110,6 +115,28 @@ Deno.test({
       const paced = document.results.find((r) => r.id === "test-paced")!;
       assert.equal(paced.status, "incomplete");
       assert.match(paced.reason ?? "", new RegExp(`budget of ${budget} s`));
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "without --budget or a none row, the fixed budget is said and recorded",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "bench-budget-fixed-" });
+    try {
+      // 20 deliveries, one every 100 ms: done long before any budget.
+      const { out, stderr, document } = await benchPaced(tmp, "test-paced", 5);
+      assert.match(stderr, /budget 80 s a row: this run has no none row/);
+      assert.equal(document.params.budgetSeconds, 80);
+      assert.equal(document.params.budgetFallback, "no none row");
+      assert.equal(document.params.budgetOfNone, undefined);
+      assert.equal(document.results[0].status, "ok");
+      const report = await Deno.readTextFile(join(out, "latest.md"));
+      assert.match(report, /budget 80 s \(the fixed default: no none row;/);
     } finally {
       await Deno.remove(tmp, { recursive: true });
     }

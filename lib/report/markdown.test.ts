@@ -309,6 +309,15 @@ Deno.test("the report names the commit, the command and the suite's wall time", 
     relative,
     /each row's budget 46\.4 s \(0\.8 × the none row's total, `--budget-none`;/,
   );
+  const fallback = renderMarkdown({
+    ...document([finished]),
+    params: { ...PARAMS, budgetSeconds: 80, budgetFallback: "no none row" },
+  });
+  assert.match(
+    fallback,
+    /each row's budget 80 s \(the fixed default: no none row;/,
+  );
+  assert.doesNotMatch(fallback, /`--budget`/);
   assert.match(markdown, /commit\*\*: `a{40}` with uncommitted changes/);
   assert.match(markdown, /\*\*Command\*\*: `TOTAL=20 bench\.ts --runs 3`/);
 });

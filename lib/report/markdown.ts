@@ -346,6 +346,8 @@ function budgetText(params: ResultsDocument["params"]): string | null {
   return `each row's budget ${rateText(params.budgetSeconds)} s (` +
     (params.budgetOfNone != null
       ? `${params.budgetOfNone} × the none row's total, \`--budget-none\``
+      : params.budgetFallback != null
+      ? `the fixed default: ${params.budgetFallback}`
       : "`--budget`") +
     "; a row within 1.5× of it runs to its end)";
 }

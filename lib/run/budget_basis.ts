@@ -81,8 +81,37 @@ export interface ResolvedBudget {
   readonly seconds: number;
   /** The multiple of the none row, when the budget is one. */
   readonly factor: number | null;
-  /** What the run prints and the results keep about it, in words. */
+  /**
+   * Why the budget is the fixed {@link DEFAULT_BUDGET_SECONDS} rather than
+   * a multiple of the none row, in words, or `null` when it is not.
+   */
+  readonly fallback: string | null;
+  /** What the run prints about it, in words. */
   readonly note: string;
+}
+
+/**
+ * A budget in seconds, known before the first row: given with `--budget`,
+ * or {@link DEFAULT_BUDGET_SECONDS} in a run without a none row, which
+ * says that `--budget-none` had nothing to multiply.
+ * @param basis A seconds basis from {@link budgetBasis}.
+ */
+export function fixedBudget(
+  basis: Extract<BudgetBasis, { kind: "seconds" }>,
+): ResolvedBudget {
+  const fallback = basis.why === "no none row" ? basis.why : null;
+  return {
+    seconds: basis.seconds,
+    factor: null,
+    fallback,
+    note: `budget ${basis.seconds} s a row` +
+      (fallback == null
+        ? " (--budget)"
+        : `: this run has no ${REFERENCE_ROW} row, so the budget cannot be ` +
+          `a multiple of its time (--budget-none); give --budget S to ` +
+          `choose it, or add ${REFERENCE_ROW} to the drivers`) +
+      `; a row whose estimate is within ${NEAR_END}× that runs to its end`,
+  };
 }
 
 /**
@@ -101,6 +130,7 @@ export function resolveBudget(
     return {
       seconds: DEFAULT_BUDGET_SECONDS,
       factor: null,
+      fallback: `the ${REFERENCE_ROW} row did not finish (${none.status})`,
       note: `budget ${DEFAULT_BUDGET_SECONDS} s a row: the ${REFERENCE_ROW} ` +
         `row did not finish (${none.status}), so the budget cannot be ` +
         `${factor} × its time (--budget-none); give --budget S to choose it`,
@@ -111,6 +141,7 @@ export function resolveBudget(
   return {
     seconds,
     factor,
+    fallback: null,
     note: `budget ${seconds} s a row: ${factor} × the ${REFERENCE_ROW} ` +
       `row's ${none.totalSeconds.toFixed(1)} s (--budget-none)` +
       (seconds > relative

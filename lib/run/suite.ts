@@ -23,6 +23,7 @@ import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import {
   budgetBasis,
+  fixedBudget,
   REFERENCE_ROW,
   resolveBudget,
   type ResolvedBudget,
@@ -105,8 +106,9 @@ export interface SuiteOptions {
   /** Called when a configuration ends (or is taken from `resumeFrom`). */
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
   /**
-   * Called once the none row has set the budget of the rows after it
-   * (`--budget-none`), with the budget and what to say of it.
+   * Called with the rows' budget and what to say of it: before the first
+   * row when it is in seconds (`--budget`, or the fixed default of a run
+   * without a none row), or once the none row has set it (`--budget-none`).
    */
   readonly onBudget?: (budget: ResolvedBudget) => void;
   /**
@@ -295,7 +297,13 @@ export async function runSuite(
     // Rows wait for the none row's total when the budget is a multiple of it.
     let budgetPending = basis.kind === "of-none";
     if (basis.kind === "seconds") {
-      params = { ...params, budgetSeconds: basis.seconds };
+      const fixed = fixedBudget(basis);
+      params = {
+        ...params,
+        budgetSeconds: fixed.seconds,
+        ...(fixed.fallback == null ? {} : { budgetFallback: fixed.fallback }),
+      };
+      options.onBudget?.(fixed);
     }
     const settleBudget = (result: ConfigurationResult) => {
       if (
@@ -308,6 +316,9 @@ export async function runSuite(
         ...params,
         budgetSeconds: resolved.seconds,
         ...(resolved.factor == null ? {} : { budgetOfNone: resolved.factor }),
+        ...(resolved.fallback == null
+          ? {}
+          : { budgetFallback: resolved.fallback }),
       };
       options.onBudget?.(resolved);
     };
