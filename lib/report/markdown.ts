@@ -14,6 +14,7 @@ import { delayedSection } from "./delayed_table.ts";
 import { stagesSection } from "./stages_table.ts";
 import { networkSection } from "./network.ts";
 import { join } from "node:path";
+import { NEAR_END } from "../params/mod.ts";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import {
   cell,
@@ -349,7 +350,7 @@ function budgetText(params: ResultsDocument["params"]): string | null {
       : params.budgetFallback != null
       ? `the fixed default: ${params.budgetFallback}`
       : "`--budget`") +
-    "; a row within 1.5× of it runs to its end)";
+    `; a row within ${NEAR_END}× of it runs to its end)`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * @module
  */
 import type { TotalEstimate } from "../measure/estimate.ts";
+import { NEAR_END } from "../params/mod.ts";
 
 /**
  * The least time a run is watched before it is judged by its estimate; a
@@ -47,13 +48,8 @@ function bindingLimit(
     : { seconds: timeoutSeconds, stoppedBy: "time limit", name: "time limit" };
 }
 
-/**
- * A run whose estimated total lies within this many times its budget when
- * the budget is reached runs to its end (up to the time limit): it is near
- * its end, and cutting it there would report an estimate where a measured
- * total was a few seconds away.
- */
-export const NEAR_END = 1.5;
+/** Also here for the modules that import it with the stop rule. */
+export { NEAR_END };
 
 /** A rate in words: one decimal, two below 10. */
 function perSecond(rate: number): string {

@@ -10,6 +10,7 @@ import {
   DEFAULT_BUDGET_SECONDS,
   DEFAULT_LOG_LEVEL,
   LOG_LEVELS,
+  NEAR_END,
 } from "./limits.ts";
 
 /** The section of `--help` and the docs these belong to. */
@@ -45,7 +46,7 @@ export const OUTPUT_PARAMS = [
     kind: seconds(),
     help: "per-row budget in seconds: a run still delivering after S " +
       "seconds, or sure by its measured rate not to finish within " +
-      "1.5 × S, is stopped and reported incomplete, with a labelled " +
+      `${NEAR_END} × S, is stopped and reported incomplete, with a labelled ` +
       "estimate of its total time once its rate has settled (default: " +
       "--budget-none's multiple of the none row, or " +
       `${DEFAULT_BUDGET_SECONDS} s in a run without it)`,
