@@ -6,6 +6,7 @@ import {
   checkBounds,
   defaultLimitsOf,
   dequeueCostOf,
+  filledAtAt,
   filledAtOf,
   noneMultiples,
   overheadPerRow,
@@ -221,6 +222,29 @@ Deno.test("a recorded row's queue filled when its depth peaked, unless it ends t
     undefined,
   );
   assert.equal(filledAtOf(row([])), undefined);
+});
+
+Deno.test("a recorded row still filled while its depth later rose well above its depth then", () => {
+  const row = (queueDepth: [number, number][]) =>
+    result("redis", 1, "incomplete", {
+      timeline: {
+        bucketSeconds: 1,
+        deliveries: [],
+        cumulative: [],
+        queueDepth,
+      },
+    });
+  const drained = row([[0, 0], [10, 500], [20, 900], [30, 400]]);
+  assert.equal(filledAtAt(drained, 15), null);
+  assert.equal(filledAtAt(drained, 25), 20);
+  // Cut off while filling: the depth rose after 10 s, so it filled then;
+  // at its flat top the recording cannot say.
+  const cut = row([[0, 0], [10, 500], [20, 900], [30, 880]]);
+  assert.equal(filledAtAt(cut, 10), null);
+  assert.equal(filledAtAt(cut, 25), undefined);
+  // A rise within a tenth of the peak (a retry, a sampling wobble) is not.
+  assert.equal(filledAtAt(row([[0, 0], [10, 900], [20, 950]]), 15), undefined);
+  assert.equal(filledAtAt(row([]), 10), undefined);
 });
 
 Deno.test("the default's limits and each row's multiple come from the none row", () => {

@@ -178,16 +178,33 @@ export const DRAINED_BELOW = 0.9;
 
 /**
  * What the estimator knew of a recorded row's filling at `seconds`: when
- * its queue filled, if by then, `null` if it still filled then, and
- * `undefined` when the recording does not say.
+ * its queue filled, if by then; `null` if it still filled then; and
+ * `undefined` when the recording does not say.  A row cut off before its
+ * queue filled ({@link filledAtOf} is `undefined`) still filled at
+ * `seconds` when its depth later rose above its depth then by more than
+ * {@link DRAINED_BELOW} leaves of its peak: only enqueues raise a depth,
+ * and once the send loop is over only the fanout enqueues.  The live
+ * watch knows this from the fanout count and holds such a row until its
+ * budget; without it the replay would judge the row on a rate it never
+ * settled into and stop it early.
  */
-function filledAtAt(
+export function filledAtAt(
   row: RunResult,
   seconds: number,
 ): number | null | undefined {
   const filledAt = filledAtOf(row);
-  if (filledAt == null) return undefined;
-  return filledAt <= seconds ? filledAt : null;
+  if (filledAt != null) return filledAt <= seconds ? filledAt : null;
+  const depth = row.timeline?.queueDepth ?? [];
+  if (depth.length < 2) return undefined;
+  let then = 0;
+  let later = 0;
+  let peak = 0;
+  for (const [t, n] of depth) {
+    if (t <= seconds) then = n;
+    else later = Math.max(later, n);
+    peak = Math.max(peak, n);
+  }
+  return later - then > (1 - DRAINED_BELOW) * peak ? null : undefined;
 }
 
 /** Whether a row is a burst: no steady load, search, idle or crash test. */
