@@ -220,6 +220,19 @@ export interface RunResult {
    * backlog; absent otherwise and in files written before this field.
    */
   readonly dequeueMsPerQueued?: number;
+  /**
+   * When the queue held all it would, seconds from the first `sendActivity`
+   * call (as `totalSeconds`): the moment the bench saw the last activity's
+   * fanout message handled, so that every delivery was enqueued.  Seen at
+   * its polls (every 250 ms) from the workers' stage reports (every 500
+   * ms), so up to about a second late, and it can fall after the last
+   * delivery.  `null` when that had not happened by the row's end;
+   * absent for a run that does not fan out (fewer recipients than Fedify's
+   * fanout threshold, `--fanout skip`, no queue, the baseline) or whose
+   * fanouts are not counted (`--no-stages`), and in files written before
+   * this field.
+   */
+  readonly filledAtSeconds?: number | null;
   /** Deliveries and queue depth over time; `null` when nothing arrived. */
   readonly timeline?: Timeline | null;
   /** Fedify's own log of the sender and worker processes. */

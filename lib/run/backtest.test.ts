@@ -245,6 +245,12 @@ Deno.test("a recorded row still filled while its depth later rose well above its
   // A rise within a tenth of the peak (a retry, a sampling wobble) is not.
   assert.equal(filledAtAt(row([[0, 0], [10, 900], [20, 950]]), 15), undefined);
   assert.equal(filledAtAt(row([]), 10), undefined);
+  // A recorded fill time, from the live fanout count, wins over the depth.
+  const recorded = { ...drained, filledAtSeconds: 12 };
+  assert.equal(filledAtAt(recorded, 11), null);
+  assert.equal(filledAtAt(recorded, 15), 12);
+  const never = { ...row([]), filledAtSeconds: null };
+  assert.equal(filledAtAt(never, 100), null);
 });
 
 Deno.test("the default's limits and each row's multiple come from the none row", () => {

@@ -179,7 +179,9 @@ export const DRAINED_BELOW = 0.9;
 /**
  * What the estimator knew of a recorded row's filling at `seconds`: when
  * its queue filled, if by then; `null` if it still filled then; and
- * `undefined` when the recording does not say.  A row cut off before its
+ * `undefined` when the recording does not say.  A row that recorded when
+ * its queue filled (`filledAtSeconds`, from the fanout count the live watch
+ * went by) is taken at its word.  In older files, a row cut off before its
  * queue filled ({@link filledAtOf} is `undefined`) still filled at
  * `seconds` when its depth later rose above its depth then by more than
  * {@link DRAINED_BELOW} leaves of its peak: only enqueues raise a depth,
@@ -192,6 +194,10 @@ export function filledAtAt(
   row: RunResult,
   seconds: number,
 ): number | null | undefined {
+  const recorded = row.filledAtSeconds;
+  if (recorded !== undefined) {
+    return recorded != null && recorded <= seconds ? recorded : null;
+  }
   const filledAt = filledAtOf(row);
   if (filledAt != null) return filledAt <= seconds ? filledAt : null;
   const depth = row.timeline?.queueDepth ?? [];

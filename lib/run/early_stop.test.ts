@@ -45,6 +45,8 @@ Deno.test({
     assert.ok(r.elapsedSeconds! < budgetSeconds, `${r.elapsedSeconds} s`);
     assert.ok(r.delivered > 0 && r.delivered < r.expected);
     assert.equal(r.totalSeconds, null, "no measured total");
+    // Four recipients: Fedify sends without a fanout message.
+    assert.equal(r.filledAtSeconds, undefined);
     const estimate = r.estimate;
     assert.ok(estimate != null, "an estimate");
     assert.equal(estimate.stoppedBy, "budget");

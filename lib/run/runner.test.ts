@@ -41,6 +41,7 @@ Deno.test({
     assert.match(r.reason!, /stalled: no new delivery for 2 s/);
     assert.equal(r.delivered, 0);
     assert.equal(r.missing, 18);
+    assert.equal(r.filledAtSeconds, null, "no fanout was ever handled");
     assert.equal(r.receiveSeconds, null);
     assert.equal(r.totalSeconds, null);
     assert.ok(r.sendSeconds != null, "the send loop itself finished");
@@ -59,6 +60,10 @@ Deno.test({
     assert.equal(r.status, "ok", r.reason ?? "");
     assert.equal(r.delivered, 18);
     assert.ok(r.totalSeconds! >= 5, `${r.totalSeconds} s`);
+    // Its queue filled once the three fanouts had enqueued their 18
+    // deliveries, 300 ms apart: seconds in.
+    const filled = r.filledAtSeconds;
+    assert.ok(filled != null && filled >= 3, `filled at ${filled} s`);
     assert.deepEqual(await survivors(r.processes.map((p) => p.pid)), []);
   },
 });

@@ -39,6 +39,7 @@ import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
+import { roundTo } from "../measure/stats.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
@@ -146,6 +147,11 @@ class Run {
   #sent: SentMessage | undefined;
   #arrivals: InboxArrivals | undefined;
   #idle: IdleRecord | undefined;
+  /**
+   * Epoch ms at the poll that first saw every fanout handled; `null` while
+   * none has, `undefined` for a run that does not fan out.
+   */
+  #filledAt: number | null | undefined;
 
   constructor(configuration: Configuration, context: RunContext) {
     const { driver } = configuration;
@@ -359,6 +365,7 @@ class Run {
       dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
       fansOut: this.#fansOut(),
     });
+    this.#filledAt = watch.filledAtSeconds === undefined ? undefined : null;
     let stageBatches = 0;
     while (true) {
       await sleep(POLL_MS, context.signal);
@@ -393,6 +400,9 @@ class Run {
         sendDone: this.#sent != null,
         fanoutsHandled: this.#processes.fanoutsHandled(),
       });
+      if (this.#filledAt === null && watch.filledAtSeconds != null) {
+        this.#filledAt = now();
+      }
       if (verdict === "done") break;
       if (verdict === "stalled") {
         const { driver } = this.#configuration;
@@ -568,9 +578,26 @@ class Run {
     });
     const deployed = {
       ...result,
+      ...this.#filledAtField(),
       ...this.#deployment.fields(this.#stats?.delivered ?? 0, this.#workers),
     };
     return ordering == null ? deployed : { ...deployed, ordering };
+  }
+
+  /**
+   * `filledAtSeconds`: when the queue filled, on the clock of the row's
+   * other times (from the first `sendActivity` call); absent for a run that
+   * does not fan out.
+   */
+  #filledAtField(): { filledAtSeconds?: number | null } {
+    if (this.#filledAt === undefined) return {};
+    const start = this.#sent?.sendStart ?? this.#processes.senderStarted();
+    if (this.#filledAt === null || start == null) {
+      return { filledAtSeconds: null };
+    }
+    return {
+      filledAtSeconds: roundTo(Math.max(0, this.#filledAt - start) / 1000, 3),
+    };
   }
 
   /** Whether this run logs its queue for the delayed backlog: dead inboxes. */

@@ -154,6 +154,15 @@ export class ProgressWatch {
     this.#lastActivity = nowMs;
   }
 
+  /**
+   * When the queue filled (every activity's fanout handled), seconds since
+   * the watch began; `null` while it has not, `undefined` for a run that
+   * does not fan out.
+   */
+  get filledAtSeconds(): number | null | undefined {
+    return this.#filledAt;
+  }
+
   /** Why the run was stopped, once {@link observe} said `stopped`. */
   get stop(): Stop | undefined {
     return this.#stop;
