@@ -69,6 +69,14 @@ Deno.test("a constant row back-tests exactly at every cut", () => {
       .map((c) => c.cut),
     [0.25, 0.5],
   );
+  // A recorded fill time says it, depth or none.
+  assert.deepEqual(
+    backTest("x.json", [{ ...blind, filledAtSeconds: 0 }], {
+      budgetSeconds: 120,
+      timeoutSeconds: 600,
+    }).map((c) => c.cut),
+    [0.25, 0.5, "stop"],
+  );
   for (const c of cases) {
     assert.ok(Math.abs(c.error) < 0.01, `${c.cut}: ${c.error}`);
     assert.ok(c.withinBounds);

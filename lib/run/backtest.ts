@@ -269,9 +269,9 @@ function testCase(
  * The back-test cases of one results file's finished burst rows: each cut
  * at the shares `cuts` of its deliveries, and where the stop rule under
  * `limits` would stop it (when it would), against its measured total.
- * The stop is replayed only where the row recorded its queue depth: the
- * live rule holds a row whose queue still fills, and without a depth
- * series the recording cannot say whether it did.
+ * The stop is replayed only where the row recorded when its queue filled
+ * or its queue depth: the live rule holds a row whose queue still fills,
+ * and without either the recording cannot say whether it did.
  * `packages` are the file's `environment.packages`.
  */
 export function backTest(
@@ -301,10 +301,11 @@ export function backTest(
       if (c != null) cases.push(c);
     }
     // The live rule holds a row whose queue still fills; a recording with
-    // no queue depth cannot say whether it did, so its stop is not replayed.
-    if (limits == null || (row.timeline?.queueDepth?.length ?? 0) < 2) {
-      continue;
-    }
+    // neither its fill time nor a queue depth cannot say whether it did, so
+    // its stop is not replayed.
+    const saysFill = row.filledAtSeconds !== undefined ||
+      (row.timeline?.queueDepth?.length ?? 0) >= 2;
+    if (limits == null || !saysFill) continue;
     const stop = simulateRow(row, limits, packages);
     if (stop.finished) continue;
     const c = testCase(
