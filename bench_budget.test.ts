@@ -17,41 +17,47 @@ const ROOT = new URL(".", import.meta.url).pathname;
 
 /**
  * Runs the bench on the paced test driver (plus `drivers`) at `total` × 4
- * with `extra` flags, into `tmp/out`, and reads back what it wrote.
+ * with `extra` flags, in a temporary folder it removes afterwards, and
+ * reads back what it wrote: the results and latest.md.
  */
 async function benchPaced(
-  tmp: string,
   drivers: string,
   total: number,
   extra: readonly string[] = [],
 ) {
-  const out = join(tmp, "out");
-  const { code, stdout, stderr } = await runDeno([
-    "run",
-    "-A",
-    "--unstable-kv",
-    join(ROOT, "bench.ts"),
-    "--driver-module",
-    join(ROOT, "lib/testing/paced_driver.ts"),
-    "--drivers",
-    drivers,
-    "--parallel",
-    "1",
-    "--no-baseline",
-    "--no-calibrate",
-    "--total",
-    String(total),
-    "--recipients",
-    "4",
-    ...extra,
-    "--out",
-    out,
-  ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
-  assert.equal(code, 0, stdout + stderr);
-  const document = JSON.parse(
-    await Deno.readTextFile(join(out, "latest.json")),
-  ) as ResultsDocument;
-  return { out, stderr, document };
+  const tmp = await Deno.makeTempDir({ prefix: "bench-budget-" });
+  try {
+    const out = join(tmp, "out");
+    const { code, stdout, stderr } = await runDeno([
+      "run",
+      "-A",
+      "--unstable-kv",
+      join(ROOT, "bench.ts"),
+      "--driver-module",
+      join(ROOT, "lib/testing/paced_driver.ts"),
+      "--drivers",
+      drivers,
+      "--parallel",
+      "1",
+      "--no-baseline",
+      "--no-calibrate",
+      "--total",
+      String(total),
+      "--recipients",
+      "4",
+      ...extra,
+      "--out",
+      out,
+    ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
+    assert.equal(code, 0, stdout + stderr);
+    const document = JSON.parse(
+      await Deno.readTextFile(join(out, "latest.json")),
+    ) as ResultsDocument;
+    const report = await Deno.readTextFile(join(out, "latest.md"));
+    return { stderr, document, report };
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 }
 
 Deno.test({
@@ -59,32 +65,25 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const tmp = await Deno.makeTempDir({ prefix: "bench-budget-" });
-    try {
-      // 300 deliveries, one every 100 ms: 30 s, against a 15 s budget.
-      const { out, stderr, document } = await benchPaced(
-        tmp,
-        "test-paced",
-        75,
-        ["--budget", "15"],
-      );
-      assert.match(stderr, /budget 15 s a row \(--budget\)/);
-      assert.equal(document.params.budgetSeconds, 15);
-      assert.equal(document.params.budgetFallback, undefined);
-      assert.equal(document.params.untilDone, undefined);
-      const [row] = document.results;
-      assert.equal(row.status, "incomplete");
-      assert.equal(row.estimate?.stoppedBy, "budget");
-      assert.ok(row.delivered < row.expected);
-      const report = await Deno.readTextFile(join(out, "latest.md"));
-      assert.match(report, /Estimated total \(bounds\)/);
-      assert.match(
-        report,
-        /estimated total \(an estimate, not a measurement\)/,
-      );
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
-    }
+    // 300 deliveries, one every 100 ms: 30 s, against a 15 s budget.
+    const { stderr, document, report } = await benchPaced(
+      "test-paced",
+      75,
+      ["--budget", "15"],
+    );
+    assert.match(stderr, /budget 15 s a row \(--budget\)/);
+    assert.equal(document.params.budgetSeconds, 15);
+    assert.equal(document.params.budgetFallback, undefined);
+    assert.equal(document.params.untilDone, undefined);
+    const [row] = document.results;
+    assert.equal(row.status, "incomplete");
+    assert.equal(row.estimate?.stoppedBy, "budget");
+    assert.ok(row.delivered < row.expected);
+    assert.match(report, /Estimated total \(bounds\)/);
+    assert.match(
+      report,
+      /estimated total \(an estimate, not a measurement\)/,
+    );
   },
 });
 
@@ -93,31 +92,22 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const tmp = await Deno.makeTempDir({ prefix: "bench-budget-none-" });
-    try {
-      // 600 deliveries, one every 100 ms: 60 s, beyond 1.5 × 30 s (the
-      // least budget, as none takes a few seconds here).
-      const { stderr, document } = await benchPaced(
-        tmp,
-        "test-paced,none",
-        150,
-      );
-      assert.equal(document.rounds?.[0]?.[0], "none", "none runs first");
-      const none = document.results.find((r) => r.id === "none")!;
-      assert.equal(none.status, "ok");
-      assert.equal(document.params.budgetOfNone, DEFAULT_BUDGET_OF_NONE);
-      const budget = Math.max(
-        MIN_OBSERVED_SECONDS,
-        Math.round(DEFAULT_BUDGET_OF_NONE * none.totalSeconds! * 10) / 10,
-      );
-      assert.equal(document.params.budgetSeconds, budget);
-      assert.match(stderr, new RegExp(`budget ${budget} s a row: 0\\.8 ×`));
-      const paced = document.results.find((r) => r.id === "test-paced")!;
-      assert.equal(paced.status, "incomplete");
-      assert.match(paced.reason ?? "", new RegExp(`budget of ${budget} s`));
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
-    }
+    // 600 deliveries, one every 100 ms: 60 s, beyond 1.5 × 30 s (the
+    // least budget, as none takes a few seconds here).
+    const { stderr, document } = await benchPaced("test-paced,none", 150);
+    assert.equal(document.rounds?.[0]?.[0], "none", "none runs first");
+    const none = document.results.find((r) => r.id === "none")!;
+    assert.equal(none.status, "ok");
+    assert.equal(document.params.budgetOfNone, DEFAULT_BUDGET_OF_NONE);
+    const budget = Math.max(
+      MIN_OBSERVED_SECONDS,
+      Math.round(DEFAULT_BUDGET_OF_NONE * none.totalSeconds! * 10) / 10,
+    );
+    assert.equal(document.params.budgetSeconds, budget);
+    assert.match(stderr, new RegExp(`budget ${budget} s a row: 0\\.8 ×`));
+    const paced = document.results.find((r) => r.id === "test-paced")!;
+    assert.equal(paced.status, "incomplete");
+    assert.match(paced.reason ?? "", new RegExp(`budget of ${budget} s`));
   },
 });
 
@@ -126,19 +116,13 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const tmp = await Deno.makeTempDir({ prefix: "bench-budget-fixed-" });
-    try {
-      // 20 deliveries, one every 100 ms: done long before any budget.
-      const { out, stderr, document } = await benchPaced(tmp, "test-paced", 5);
-      assert.match(stderr, /budget 80 s a row: this run has no none row/);
-      assert.equal(document.params.budgetSeconds, 80);
-      assert.equal(document.params.budgetFallback, "no none row");
-      assert.equal(document.params.budgetOfNone, undefined);
-      assert.equal(document.results[0].status, "ok");
-      const report = await Deno.readTextFile(join(out, "latest.md"));
-      assert.match(report, /budget 80 s \(the fixed default: no none row;/);
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
-    }
+    // 20 deliveries, one every 100 ms: done long before any budget.
+    const { stderr, document, report } = await benchPaced("test-paced", 5);
+    assert.match(stderr, /budget 80 s a row: this run has no none row/);
+    assert.equal(document.params.budgetSeconds, 80);
+    assert.equal(document.params.budgetFallback, "no none row");
+    assert.equal(document.params.budgetOfNone, undefined);
+    assert.equal(document.results[0].status, "ok");
+    assert.match(report, /budget 80 s \(the fixed default: no none row;/);
   },
 });

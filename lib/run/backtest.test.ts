@@ -212,16 +212,18 @@ Deno.test("which recorded rows read their backlog: the row's own cost, else the 
   );
 });
 
+/** A redis row that recorded only its queue depth. */
+function depthRow(
+  queueDepth: [number, number][],
+  status: "ok" | "incomplete" = "ok",
+): ConfigurationResult {
+  return result("redis", 1, status, {
+    timeline: { bucketSeconds: 1, deliveries: [], cumulative: [], queueDepth },
+  });
+}
+
 Deno.test("a recorded row's queue filled when its depth peaked, unless it ends there", () => {
-  const row = (queueDepth: [number, number][]) =>
-    result("redis", 1, "ok", {
-      timeline: {
-        bucketSeconds: 1,
-        deliveries: [],
-        cumulative: [],
-        queueDepth,
-      },
-    });
+  const row = depthRow;
   assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900], [30, 400]])), 20);
   assert.equal(filledAtOf(row([[0, 0], [10, 500], [20, 900]])), undefined);
   // Cut off while filling: the depth wavers near its peak.
@@ -234,14 +236,7 @@ Deno.test("a recorded row's queue filled when its depth peaked, unless it ends t
 
 Deno.test("a recorded row still filled while its depth later rose well above its depth then", () => {
   const row = (queueDepth: [number, number][]) =>
-    result("redis", 1, "incomplete", {
-      timeline: {
-        bucketSeconds: 1,
-        deliveries: [],
-        cumulative: [],
-        queueDepth,
-      },
-    });
+    depthRow(queueDepth, "incomplete");
   const drained = row([[0, 0], [10, 500], [20, 900], [30, 400]]);
   assert.equal(filledAtAt(drained, 15), null);
   assert.equal(filledAtAt(drained, 25), 20);

@@ -194,12 +194,11 @@ export function filledAtAt(
   row: RunResult,
   seconds: number,
 ): number | null | undefined {
-  const recorded = row.filledAtSeconds;
-  if (recorded !== undefined) {
-    return recorded != null && recorded <= seconds ? recorded : null;
-  }
-  const filledAt = filledAtOf(row);
-  if (filledAt != null) return filledAt <= seconds ? filledAt : null;
+  const filledAt = row.filledAtSeconds !== undefined
+    ? row.filledAtSeconds
+    : filledAtOf(row);
+  if (filledAt === null) return null;
+  if (filledAt !== undefined) return filledAt <= seconds ? filledAt : null;
   const depth = row.timeline?.queueDepth ?? [];
   if (depth.length < 2) return undefined;
   let then = 0;

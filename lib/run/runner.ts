@@ -147,11 +147,8 @@ class Run {
   #sent: SentMessage | undefined;
   #arrivals: InboxArrivals | undefined;
   #idle: IdleRecord | undefined;
-  /**
-   * Epoch ms at the poll that first saw every fanout handled; `null` while
-   * none has, `undefined` for a run that does not fan out.
-   */
-  #filledAt: number | null | undefined;
+  /** The burst's watch, once waiting began: it knows when the queue filled. */
+  #watch: ProgressWatch | undefined;
 
   constructor(configuration: Configuration, context: RunContext) {
     const { driver } = configuration;
@@ -365,7 +362,7 @@ class Run {
       dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
       fansOut: this.#fansOut(),
     });
-    this.#filledAt = watch.filledAtSeconds === undefined ? undefined : null;
+    this.#watch = watch;
     let stageBatches = 0;
     while (true) {
       await sleep(POLL_MS, context.signal);
@@ -400,9 +397,6 @@ class Run {
         sendDone: this.#sent != null,
         fanoutsHandled: this.#processes.fanoutsHandled(),
       });
-      if (this.#filledAt === null && watch.filledAtSeconds != null) {
-        this.#filledAt = now();
-      }
       if (verdict === "done") break;
       if (verdict === "stalled") {
         const { driver } = this.#configuration;
@@ -590,13 +584,16 @@ class Run {
    * does not fan out.
    */
   #filledAtField(): { filledAtSeconds?: number | null } {
-    if (this.#filledAt === undefined) return {};
+    const watch = this.#watch;
+    const filled = watch?.filledAtSeconds;
+    if (filled === undefined) return {};
     const start = this.#sent?.sendStart ?? this.#processes.senderStarted();
-    if (this.#filledAt === null || start == null) {
-      return { filledAtSeconds: null };
-    }
+    if (filled === null || start == null) return { filledAtSeconds: null };
+    // The watch counts from its own start on the performance clock, whose
+    // epoch is `now()`'s: the same instant in the sender's epoch ms.
+    const epoch = performance.timeOrigin + watch!.startMs + filled * 1000;
     return {
-      filledAtSeconds: roundTo(Math.max(0, this.#filledAt - start) / 1000, 3),
+      filledAtSeconds: roundTo(Math.max(0, epoch - start) / 1000, 3),
     };
   }
 

@@ -154,6 +154,11 @@ export class ProgressWatch {
     this.#lastActivity = nowMs;
   }
 
+  /** When the watch began (`WatchOptions.startMs`), on its observations' clock. */
+  get startMs(): number {
+    return this.#options.startMs;
+  }
+
   /**
    * When the queue filled (every activity's fanout handled), seconds since
    * the watch began; `null` while it has not, `undefined` for a run that
