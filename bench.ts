@@ -4,10 +4,11 @@
  * @module
  */
 import {
-  builtinDrivers,
+  allSuite,
   defaultSuite,
-  findDriver,
   loadDrivers,
+  selectDrivers,
+  type Selection,
 } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
 import {
@@ -19,9 +20,9 @@ import {
   UsageError,
 } from "./lib/cli/params.ts";
 import {
-  DEFAULT_BUDGET_OF_NONE,
   DEFAULT_RUN_MINUTES,
   DEFAULT_RUN_SIMULATED,
+  DEFAULT_TIMEOUT_SECONDS,
 } from "./lib/params/mod.ts";
 import { renderTable } from "./lib/report/markdown.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
@@ -72,17 +73,19 @@ async function list(drivers: readonly Driver[]): Promise<void> {
     );
   }
   console.log(
-    `\nA default run (deno task bench, no flags) takes about ` +
-      `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine (longer on a ` +
-      "slower one, in proportion to its none row)" +
+    `\nA default run (deno task bench, no flags) measures ` +
+      `${defaultSuite.join(", ")} at ×1 and ×4 (--drivers all adds ` +
+      `${allSuite.filter((name) => !defaultSuite.includes(name)).join(", ")}` +
+      ` and the baseline) and takes ` +
       (DEFAULT_RUN_SIMULATED
-        ? " (simulated from the published results' timelines, not yet measured)"
-        : " (measured: the published results/latest.json)") +
-      `: the none row runs first, each other row gets ` +
-      `${DEFAULT_BUDGET_OF_NONE} × its time (--budget-none; --budget S for ` +
-      "seconds), and a row that cannot finish within 1.5 × that is stopped " +
-      "and reported incomplete with its measured rate and a labelled " +
-      "estimate; --until-done measures every row to its end.",
+        ? `at most about ${DEFAULT_RUN_MINUTES} minutes on a 2-core machine ` +
+          "(a bound, not yet measured)"
+        : `about ${DEFAULT_RUN_MINUTES} minutes on a 2-core machine ` +
+          "(measured: the published results/latest.json)") +
+      `: each row runs to its end, up to its time limit of ` +
+      `${DEFAULT_TIMEOUT_SECONDS} s (--timeout); a row that its own ` +
+      "measured rate shows cannot finish within that is stopped earlier " +
+      "and reported incomplete, with a labelled estimate of its total.",
   );
   console.log("\nScenarios (--scenario NAME):");
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
@@ -166,24 +169,12 @@ async function main(): Promise<number> {
     await list(drivers);
     return 0;
   }
-  const userDrivers = drivers.slice(builtinDrivers.length).map((d) => d.name);
-  const selected =
-    (options.drivers.length > 0
-      ? options.drivers
-      : [...defaultSuite, ...userDrivers]).map(
-        (name) => {
-          const driver = findDriver(drivers, name);
-          if (driver == null) {
-            fail(
-              `unknown driver "${name}"; known drivers: ${
-                drivers.map((d) => d.name).join(", ")
-              } (see --list)`,
-              2,
-            );
-          }
-          return driver;
-        },
-      );
+  let selection: Selection;
+  try {
+    selection = selectDrivers(options.drivers, drivers);
+  } catch (error) {
+    fail(errorMessage(error), 2);
+  }
 
   // A plain run goes to a new folder of runs/, never over the published
   // results; --resume without --out goes on in the latest run's folder.
@@ -257,8 +248,8 @@ async function main(): Promise<number> {
   const tty = Deno.stderr.isTerminal();
   const document = await runSuite({
     params,
-    drivers: selected,
-    baseline: options.baseline,
+    drivers: selection.drivers,
+    baseline: selection.baseline && options.baseline,
     calibrate: options.calibrate,
     resumeFrom,
     parallel: options.parallel,
@@ -281,7 +272,7 @@ async function main(): Promise<number> {
         console.error(`[${r.id}] ${kept}${r.status}${why}`);
       });
     },
-    onBudget: (budget) => quietly(() => console.error(budget.note)),
+    onLimits: (note) => quietly(() => console.error(note)),
   });
   const table = renderTable(document);
   const saved = output.outcome;

@@ -2,15 +2,13 @@
  * The budget as a user meets it: `deno task bench --budget S` with a queue
  * too slow for S exits 0 (a row stopped by its budget with an estimate is
  * the expected outcome, not an error), and its results record the budget,
- * the row's progress and its labelled estimate; without `--budget`, the
- * none row runs first and sets the budget of the rows after it, and a run
- * without either says why its budget is the fixed default.
+ * the row's progress and its labelled estimate; without `--budget`, each
+ * row runs to its end or its time limit, and one its measured rate shows
+ * cannot finish within that is stopped early with its estimate.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DEFAULT_BUDGET_OF_NONE } from "./lib/params/mod.ts";
 import type { ResultsDocument } from "./lib/results/types.ts";
-import { MIN_OBSERVED_SECONDS } from "./lib/run/budget.ts";
 import { runDeno } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
@@ -88,41 +86,53 @@ Deno.test({
 });
 
 Deno.test({
-  name: "without --budget, the none row runs first and sets the budget",
+  name:
+    "without --budget, a row sure not to finish within its time limit is stopped early, with its estimate",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // 600 deliveries, one every 100 ms: 60 s, beyond 1.5 × 30 s (the
-    // least budget, as none takes a few seconds here).
-    const { stderr, document } = await benchPaced("test-paced,none", 150);
-    assert.equal(document.rounds?.[0]?.[0], "none", "none runs first");
-    const none = document.results.find((r) => r.id === "none")!;
-    assert.equal(none.status, "ok");
-    assert.equal(document.params.budgetOfNone, DEFAULT_BUDGET_OF_NONE);
-    const budget = Math.max(
-      MIN_OBSERVED_SECONDS,
-      Math.round(DEFAULT_BUDGET_OF_NONE * none.totalSeconds! * 10) / 10,
+    // 600 deliveries, one every 100 ms: 60 s, against a time limit of 20 s;
+    // judged after a third of it, on a rate settled over half that.
+    const { stderr, document, report } = await benchPaced("test-paced", 150, [
+      "--timeout",
+      "20",
+    ]);
+    assert.match(
+      stderr,
+      /each row runs to its last delivery, up to its time limit of 20 s \(--timeout\)/,
     );
-    assert.equal(document.params.budgetSeconds, budget);
-    assert.match(stderr, new RegExp(`budget ${budget} s a row: 0\\.8 ×`));
-    const paced = document.results.find((r) => r.id === "test-paced")!;
-    assert.equal(paced.status, "incomplete");
-    assert.match(paced.reason ?? "", new RegExp(`budget of ${budget} s`));
+    assert.equal(document.params.budgetSeconds, undefined);
+    assert.equal(document.params.timeoutSeconds, 20);
+    const [row] = document.results;
+    assert.equal(row.status, "incomplete");
+    assert.equal(row.estimate?.stoppedBy, "time limit");
+    assert.match(
+      row.reason ?? "",
+      /^stopped at \d+ s: cannot finish within the time limit of 20 s \(its estimate's optimistic bound is \d+ s\)/,
+    );
+    assert.ok(row.elapsedSeconds! < 20, `${row.elapsedSeconds} s`);
+    assert.ok(row.estimate!.lowSeconds > 20);
+    assert.match(
+      report,
+      /each row to its end or its time limit of 20 s \(`--timeout`\)/,
+    );
   },
 });
 
 Deno.test({
-  name: "without --budget or a none row, the fixed budget is said and recorded",
+  name: "without --budget, a row that can finish runs to its end",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    // 20 deliveries, one every 100 ms: done long before any budget.
+    // 20 deliveries, one every 100 ms: done long before the time limit.
     const { stderr, document, report } = await benchPaced("test-paced", 5);
-    assert.match(stderr, /budget 80 s a row: this run has no none row/);
-    assert.equal(document.params.budgetSeconds, 80);
-    assert.equal(document.params.budgetFallback, "no none row");
-    assert.equal(document.params.budgetOfNone, undefined);
+    assert.match(stderr, new RegExp(`up to its time limit of 1,200 s`));
+    assert.equal(document.params.budgetSeconds, undefined);
     assert.equal(document.results[0].status, "ok");
-    assert.match(report, /budget 80 s \(the fixed default: no none row;/);
+    assert.equal(document.results[0].delivered, 20);
+    assert.match(
+      report,
+      /each row to its end or its time limit of 1,200 s \(`--timeout`\)/,
+    );
   },
 });

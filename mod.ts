@@ -111,10 +111,12 @@ export {
 } from "./lib/queue/awaiting_parallel_queue.ts";
 export type { Chart } from "./lib/report/charts/mod.ts";
 export {
+  allSuite,
   builtinDrivers,
   defaultSuite,
   findDriver,
   loadDrivers,
+  selectDrivers,
 } from "./drivers/mod.ts";
 export {
   renderMarkdown,
@@ -173,18 +175,13 @@ export interface BenchmarkOptions {
   /** Stall window, seconds (`--stall-timeout`). */
   readonly stallTimeoutSeconds?: number;
   /**
-   * Per-row budget, seconds (`--budget`): a row still delivering when it is
-   * reached, or sure not to finish within it, ends `incomplete` with an
-   * `estimate`.
+   * Per-row budget, seconds (`--budget`), for a quick look: a row still
+   * delivering when it is reached, or sure not to finish within it, ends
+   * `incomplete` with an `estimate`.  Without it each row runs to its end or
+   * its time limit ({@link timeoutSeconds}).
    */
   readonly budgetSeconds?: number;
-  /**
-   * Per-row budget as a multiple of the `none` row's total, which then runs
-   * first (`--budget-none`; the default, 0.8, when neither this nor
-   * {@link budgetSeconds} is given and the run has a none row).
-   */
-  readonly budgetOfNone?: number;
-  /** No budget: every row to its end or the time limit (`--until-done`). */
+  /** No budget even where `params` sets one (`--until-done`). */
   readonly untilDone?: boolean;
   /**
    * Any other suite parameter (inbox profile, fanout, keys, crashes, and
@@ -241,7 +238,6 @@ export async function runBenchmark(
       stallTimeoutSeconds: options.stallTimeoutSeconds ??
         DEFAULTS.stallTimeoutSeconds,
       budgetSeconds: options.budgetSeconds ?? DEFAULTS.budgetSeconds,
-      budgetOfNone: options.budgetOfNone ?? DEFAULTS.budgetOfNone,
       untilDone: options.untilDone ?? DEFAULTS.untilDone,
       runs: options.runs ?? DEFAULTS.runs,
       workers: options.workers ?? DEFAULTS.workers,

@@ -32,7 +32,7 @@ import type {
 } from "@fedify/fedify";
 import { type Channel, type ChannelModel, connect } from "amqplib";
 import { Buffer } from "node:buffer";
-import type { Driver, Json } from "./driver.ts";
+import type { Driver, Json, SuiteTier } from "./driver.ts";
 import { rabbitmqService } from "../lib/services/rabbitmq.ts";
 import type { AmqpMessageQueue } from "@fedify/amqp";
 import { hash } from "./standins/amqp.ts";
@@ -258,7 +258,7 @@ class RecordingQueue implements MessageQueue {
 /** How {@link amqpDriverFor} varies the `amqp` driver for an ablation. */
 export interface AmqpVariant {
   /** Whether `deno task bench` runs it without `--drivers` (default true). */
-  readonly inDefaultSuite?: boolean;
+  readonly suite?: SuiteTier;
   /**
    * Wraps the connection `AmqpMessageQueue` is given in the sender and
    * worker processes; the queue class itself is untouched.
@@ -315,9 +315,7 @@ export function amqpDriverFor(
     queueSpecifier: "@fedify/amqp",
     packages: ["amqplib"],
     depth: "ready-and-delayed",
-    ...(variant.inDefaultSuite == null
-      ? {}
-      : { inDefaultSuite: variant.inDefaultSuite }),
+    ...(variant.suite == null ? {} : { suite: variant.suite }),
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);
       const config: AmqpConfig = {
@@ -400,7 +398,7 @@ export const amqpDriver: Driver = amqpDriverFor(
 export const amqpDefaultsDriver: Driver = amqpDriverFor(
   "amqp-defaults",
   "the package's defaults (what its README example gets)",
-  { nativeRetrial: false, inDefaultSuite: false },
+  { nativeRetrial: false, suite: "named" },
 );
 
 /**
@@ -411,5 +409,5 @@ export const amqpDefaultsDriver: Driver = amqpDriverFor(
 export const amqpStandInDriver: Driver = amqpDriverFor(
   "amqp-standin",
   "otherwise the package's defaults",
-  { choice: "mapped", inDefaultSuite: false },
+  { choice: "mapped", suite: "named" },
 );

@@ -43,5 +43,5 @@ export const amqpConfirmDriver: Driver = amqpDriverFor(
   "amqp-confirm",
   "the amqp driver's queue on publisher-confirm channels, so RabbitMQ " +
     "syncs messages to disk (an ablation, otherwise as amqp)",
-  { inDefaultSuite: false, wrap: withConfirmChannels },
+  { suite: "named", wrap: withConfirmChannels },
 );

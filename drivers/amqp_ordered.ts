@@ -26,5 +26,5 @@ export const amqpOrderedDriver: Driver = amqpDriverFor(
   "the amqp driver's queue with its ordering option on (" +
     `${PARTITIONS} partition queues with a single active consumer each; ` +
     "otherwise as amqp)",
-  { inDefaultSuite: false, partitions: PARTITIONS },
+  { suite: "named", partitions: PARTITIONS },
 );

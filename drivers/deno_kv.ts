@@ -19,7 +19,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Driver, Json } from "./driver.ts";
+import type { Driver, Json, SuiteTier } from "./driver.ts";
 import { settlingQueue } from "../lib/system/settling_listen.ts";
 import {
   loadQueuePackage,
@@ -46,8 +46,8 @@ export interface DenoKvVariant {
   readonly choice?: PackageChoice;
   /** Wraps the `Deno.Kv` the queue is given (an ablation's change). */
   readonly wrapKv?: (kv: Deno.Kv) => Deno.Kv;
-  /** See {@link Driver.inDefaultSuite}. */
-  readonly inDefaultSuite?: boolean;
+  /** See {@link Driver.suite}. */
+  readonly suite?: SuiteTier;
 }
 
 /**
@@ -67,9 +67,7 @@ export function denoKvDriverFor(
       return `Deno KV queue (${packageLabel("denokv", choice)}), ${summary}`;
     },
     crossProcess,
-    ...(variant.inDefaultSuite == null
-      ? {}
-      : { inDefaultSuite: variant.inDefaultSuite }),
+    ...(variant.suite == null ? {} : { suite: variant.suite }),
     runtimes: ["deno"],
     runtimesNote: DENO_KV_RUNTIMES_NOTE,
     delivery: "at-least-once",
@@ -148,7 +146,8 @@ export const denoKvDriver: Driver = denoKvDriverFor(
 export const denoKvSingleDriver: Driver = denoKvDriverFor(
   "deno-kv-single",
   false,
-  "consumed by the sender process",
+  "consumed by the sender process, as a Deno KV app runs it",
+  { suite: "default" },
 );
 
 /**
@@ -160,7 +159,7 @@ export const denoKvStandInDriver: Driver = denoKvDriverFor(
   "deno-kv-standin",
   true,
   "separate worker process",
-  { choice: "mapped", inDefaultSuite: false },
+  { choice: "mapped", suite: "named" },
 );
 
 /** The stand-in as `deno-kv-single` runs it (the sender consumes). */
@@ -168,5 +167,5 @@ export const denoKvSingleStandInDriver: Driver = denoKvDriverFor(
   "deno-kv-single-standin",
   false,
   "consumed by the sender process",
-  { choice: "mapped", inDefaultSuite: false },
+  { choice: "mapped", suite: "named" },
 );

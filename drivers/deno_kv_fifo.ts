@@ -73,7 +73,7 @@ function fifo(base: string, crossProcess: boolean, summary: string): Driver {
     crossProcess,
     `${summary}, handing a key's messages to the queue in delivery order ` +
       `(an ablation: otherwise as ${base})`,
-    { wrapKv: fifoKv, inDefaultSuite: false },
+    { wrapKv: fifoKv, suite: "named" },
   );
 }
 

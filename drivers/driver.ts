@@ -25,6 +25,11 @@ export type Json =
   | Json[]
   | { [key: string]: Json };
 
+/**
+ * Which suite runs a driver without naming it; see {@link Driver.suite}.
+ */
+export type SuiteTier = "default" | "all" | "named";
+
 /** What {@link Driver.prepare} gets from the runner. */
 export interface PrepareContext {
   /** A unique id for this run, safe for table names and key prefixes. */
@@ -116,6 +121,13 @@ export interface Driver {
    */
   readonly dequeueMsPerQueued?: number;
   /**
+   * Why {@link dequeueMsPerQueued} is there, in words, with where it was
+   * measured and its finding (`lib/measure/backlog_cost.ts`'s
+   * `backlogCause`): a row stopped because it cannot finish in time names
+   * it as the cause.
+   */
+  readonly backlogCause?: string;
+  /**
    * What the queue promises about deliveries in normal operation (no crash):
    * `"exactly-once"` (the default) if every message is handled once;
    * `"at-least-once"` if the queue itself may hand a message to a consumer
@@ -159,11 +171,14 @@ export interface Driver {
   /** Why the queue runs on {@link runtimes} only. */
   readonly runtimesNote?: string;
   /**
-   * Whether `deno task bench` runs this driver when `--drivers` is not given
-   * (default `true`).  Drivers that answer a narrower question (a persistence
-   * mode, an ablation) say `false` and run when named.
+   * Which suite runs this driver without naming it: `"default"` for the
+   * original benchmark's queues, which `deno task bench` runs when
+   * `--drivers` is not given; `"all"` (when absent) for the other queues a
+   * Fedify user can deploy, which `--drivers all` adds; `"named"` for the
+   * drivers that answer a narrower question (a persistence mode, an
+   * ablation), which run only when named.
    */
-  readonly inDefaultSuite?: boolean;
+  readonly suite?: SuiteTier;
   /** npm packages whose versions the results record. */
   readonly packages?: readonly string[];
   /**

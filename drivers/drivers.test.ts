@@ -75,7 +75,7 @@ const runtimes = await runtimesHere();
 for (const runtime of runtimes) {
   for (const driver of builtinDrivers) {
     const onDeno = runtime === "deno";
-    if (!onDeno && driver.inDefaultSuite === false) continue;
+    if (!onDeno && driver.suite === "named") continue;
     const suffix = onDeno ? "" : `-${runtime}`;
     const unavailable = await driverAvailability(driver, new ServiceManager());
     if (driver.runtimes != null && !driver.runtimes.includes(runtime)) {
@@ -101,7 +101,7 @@ for (const runtime of runtimes) {
     const atLeastOnce = driver.delivery === "at-least-once";
     const startsOnBacklog = driver.crossProcess && driver.open != null &&
       (driver.quietPeriodSeconds ?? 0) >= SLOW_POLL_SECONDS;
-    const variant = driver.inDefaultSuite === false;
+    const variant = driver.suite === "named";
     const levels = driver.open != null && !variant ? [1, 4] : [1];
     const paths: [string, number, number[]][] = variant
       ? [["fanout", 6, [1]]]

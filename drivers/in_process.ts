@@ -12,6 +12,7 @@ export const inProcessDriver: Driver = {
   name: "in-process",
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
+  suite: "default",
   volatile: true,
   removes: "before-handler",
   ordering: {

@@ -60,7 +60,7 @@ function delaysFor(
   nth: number,
   moment: number,
 ): readonly Delay[] {
-  if (driver.inDefaultSuite !== false) return DELAYS;
+  if (driver.suite !== "named") return DELAYS;
   return [DELAYS[(nth + moment) % DELAYS.length]];
 }
 

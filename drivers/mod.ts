@@ -115,15 +115,79 @@ export const builtinDrivers: readonly Driver[] = [
 ];
 
 /**
- * The drivers `deno task bench` runs when `--drivers` is not given: every
- * built-in driver except those that answer a narrower question: the Redis
- * persistence variants (`--drivers redis,redis-rdb,redis-aof`) and the
- * ablations, which change one thing each
- * (`--drivers redis,redis-limit1,postgres,postgres-indexed,amqp,amqp-confirm`).
+ * The drivers `deno task bench` runs when `--drivers` is not given: the
+ * original benchmark's queues (`Driver.suite` `"default"`): none,
+ * in-process, Deno KV consumed by the sending process, Redis and
+ * PostgreSQL, each at every `--parallel` level.
  */
 export const defaultSuite: readonly string[] = builtinDrivers
-  .filter((driver) => driver.inDefaultSuite ?? true)
+  .filter((driver) => driver.suite === "default")
   .map((driver) => driver.name);
+
+/**
+ * The drivers `--drivers all` runs: the default suite and every other queue
+ * a Fedify user can deploy (AMQP, SQLite, MySQL, Deno KV with a worker in
+ * another process), but not the drivers that answer a narrower question
+ * (`Driver.suite` `"named"`): the Redis persistence variants
+ * (`--drivers redis,redis-rdb,redis-aof`) and the ablations, which change one
+ * thing each
+ * (`--drivers redis,redis-limit1,postgres,postgres-indexed,amqp,amqp-confirm`).
+ */
+export const allSuite: readonly string[] = builtinDrivers
+  .filter((driver) => driver.suite !== "named")
+  .map((driver) => driver.name);
+
+/**
+ * The name in `--drivers` that adds the baseline rows (direct signed POSTs,
+ * no queue); `--drivers all` adds them too.
+ */
+export const BASELINE = "baseline";
+
+/** The name in `--drivers` that stands for {@link allSuite} and the baseline. */
+export const ALL = "all";
+
+/** What a `--drivers` list selects. */
+export interface Selection {
+  /** The drivers, in the order given (the registry's for a suite). */
+  readonly drivers: readonly Driver[];
+  /** Whether the baseline rows run. */
+  readonly baseline: boolean;
+}
+
+/**
+ * The drivers and baseline a `--drivers` list names: without names the
+ * {@link defaultSuite} and every user driver; {@link ALL} for
+ * {@link allSuite}, the baseline and every user driver; {@link BASELINE}
+ * for the baseline rows; any other name for that driver.
+ * @param names The `--drivers` list, empty when not given.
+ * @param drivers Every driver, built-in ones first ({@link loadDrivers}).
+ * @throws {TypeError} On a name that is no driver, naming the known ones.
+ */
+export function selectDrivers(
+  names: readonly string[],
+  drivers: readonly Driver[],
+): Selection {
+  const user = drivers.slice(builtinDrivers.length).map((d) => d.name);
+  const expanded = names.length === 0
+    ? [...defaultSuite, ...user]
+    : names.flatMap((name) =>
+      name === ALL ? [...allSuite, BASELINE, ...user] : [name]
+    );
+  const selected: Driver[] = [];
+  for (const name of new Set(expanded)) {
+    if (name === BASELINE) continue;
+    const driver = findDriver(drivers, name);
+    if (driver == null) {
+      throw new TypeError(
+        `unknown driver "${name}"; known drivers: ${
+          drivers.map((d) => d.name).join(", ")
+        }, and ${BASELINE} (direct POSTs) or ${ALL} (see --list)`,
+      );
+    }
+    selected.push(driver);
+  }
+  return { drivers: selected, baseline: expanded.includes(BASELINE) };
+}
 
 function isDriver(value: unknown): value is Driver {
   return typeof value === "object" && value != null &&

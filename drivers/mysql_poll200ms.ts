@@ -21,7 +21,7 @@ export const POLL_MILLISECONDS = 200;
 export const mysqlPoll200msDriver: Driver = {
   ...mysqlDriver,
   name: "mysql-poll200ms",
-  inDefaultSuite: false,
+  suite: "named",
   description: `${mysqlDriver.description}, polling every ` +
     `${POLL_MILLISECONDS} ms instead of 1 s (an ablation: otherwise as mysql)`,
   open(config) {

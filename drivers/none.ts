@@ -11,6 +11,7 @@ export const noneDriver: Driver = {
   name: "none",
   description: "no queue: sendActivity delivers synchronously",
   crossProcess: false,
+  suite: "default",
   ordering: {
     supported: true,
     note: "no queue: each sendActivity delivers before it returns, so the " +

@@ -7,10 +7,13 @@
  * @module
  */
 import postgres from "postgres";
-import type { Driver, Json, OrderingSupport } from "./driver.ts";
+import type { Driver, Json, OrderingSupport, SuiteTier } from "./driver.ts";
 import { postgresService } from "../lib/services/postgres.ts";
 import { adaptLegacyQueue } from "./legacy.ts";
-import { dequeueMsPerQueued } from "../lib/measure/backlog_cost.ts";
+import {
+  backlogCause,
+  dequeueMsPerQueued,
+} from "../lib/measure/backlog_cost.ts";
 import { StopGuard } from "../lib/system/stop_guard.ts";
 import {
   followsSource,
@@ -66,8 +69,8 @@ function postgresOrdering(choice: PackageChoice): OrderingSupport {
 export interface PostgresVariant {
   /** Which code it runs (see `packages.ts`); follows the source by default. */
   readonly choice?: PackageChoice;
-  /** See {@link Driver.inDefaultSuite}. */
-  readonly inDefaultSuite?: boolean;
+  /** See {@link Driver.suite}. */
+  readonly suite?: SuiteTier;
   /**
    * Whether the ablation gives each dequeue an index, so it no longer reads
    * the whole table; see {@link Driver.dequeueMsPerQueued}.
@@ -97,9 +100,7 @@ export function postgresDriverFor(
     },
     crossProcess: true,
     removes: "before-handler",
-    ...(variant.inDefaultSuite == null
-      ? {}
-      : { inDefaultSuite: variant.inDefaultSuite }),
+    ...(variant.suite == null ? {} : { suite: variant.suite }),
     get ordering() {
       return postgresOrdering(choice);
     },
@@ -111,6 +112,11 @@ export function postgresDriverFor(
       return followsSource(choice) || variant.indexed === true
         ? undefined
         : dequeueMsPerQueued("postgres", "1.8.7") ?? undefined;
+    },
+    get backlogCause() {
+      return followsSource(choice) || variant.indexed === true
+        ? undefined
+        : backlogCause("postgres", "1.8.7") ?? undefined;
     },
     service: postgresService,
     queueSpecifier: "@fedify/postgres",
@@ -218,7 +224,9 @@ function holdListenCallbacks(sql: postgres.Sql, guard: StopGuard): void {
 }
 
 /** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */
-export const postgresDriver: Driver = postgresDriverFor("postgres", null);
+export const postgresDriver: Driver = postgresDriverFor("postgres", null, {
+  suite: "default",
+});
 
 /**
  * `@fedify/postgres` 1.8.7 from the registry whatever the source, for the
@@ -227,5 +235,5 @@ export const postgresDriver: Driver = postgresDriverFor("postgres", null);
 export const postgres187Driver: Driver = postgresDriverFor(
   "postgres-1.8.7",
   null,
-  { choice: "mapped", inDefaultSuite: false },
+  { choice: "mapped", suite: "named" },
 );

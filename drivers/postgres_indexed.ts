@@ -47,7 +47,7 @@ export const postgresIndexedDriver: Driver = postgresDriverFor(
     "ablation: otherwise as postgres-1.8.7)",
   {
     choice: "mapped",
-    inDefaultSuite: false,
+    suite: "named",
     indexed: true,
     async afterPrepare(sql, table) {
       try {

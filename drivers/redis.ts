@@ -15,9 +15,12 @@
  * @module
  */
 import { Redis } from "ioredis";
-import type { Driver, Json, OrderingSupport } from "./driver.ts";
+import type { Driver, Json, OrderingSupport, SuiteTier } from "./driver.ts";
 import { errorMessage } from "../lib/results/error_message.ts";
-import { dequeueMsPerQueued } from "../lib/measure/backlog_cost.ts";
+import {
+  backlogCause,
+  dequeueMsPerQueued,
+} from "../lib/measure/backlog_cost.ts";
 import { redactUrl, type ServiceDefinition } from "../lib/services/mod.ts";
 import {
   REDIS_PERSISTENCE,
@@ -202,8 +205,8 @@ function describeSettings(mode: RedisPersistence): string {
 export interface RedisDriverOptions {
   /** Connects the queue's clients; a plain {@link connect} by default. */
   readonly client?: (url: string) => Redis;
-  /** See {@link Driver.inDefaultSuite}. */
-  readonly inDefaultSuite?: boolean;
+  /** See {@link Driver.suite}. */
+  readonly suite?: SuiteTier;
   /** Which code it runs (see `packages.ts`); follows the source by default. */
   readonly choice?: PackageChoice;
   /**
@@ -254,7 +257,7 @@ export function redisDriverFor(
   const choice = options.choice ?? "follow-source";
   return {
     name,
-    inDefaultSuite: options.inDefaultSuite,
+    suite: options.suite,
     get description() {
       return `${packageLabel("redis", choice)} RedisMessageQueue (ioredis), ` +
         `${summary} (${describeSettings(mode)})`;
@@ -263,6 +266,12 @@ export function redisDriverFor(
     removes: "before-handler",
     get dequeueMsPerQueued() {
       return options.readsBacklog === false ? undefined : dequeueMsPerQueued(
+        "redis",
+        followsSource(choice) ? "2.3.5" : "1.8.7",
+      ) ?? undefined;
+    },
+    get backlogCause() {
+      return options.readsBacklog === false ? undefined : backlogCause(
         "redis",
         followsSource(choice) ? "2.3.5" : "1.8.7",
       ) ?? undefined;
@@ -346,6 +355,7 @@ export const redisDriver: Driver = redisDriverFor(
   redisService,
   "no persistence on a throwaway server; a REDIS_URL server as configured",
   false,
+  { suite: "default" },
 );
 
 /**
@@ -358,7 +368,7 @@ export const redis187Driver: Driver = redisDriverFor(
   redisService,
   "no persistence on a throwaway server; a REDIS_URL server as configured",
   false,
-  { inDefaultSuite: false, choice: "mapped" },
+  { suite: "named", choice: "mapped" },
 );
 
 /** Fedify's Redis queue on a server that takes RDB snapshots. */
@@ -368,7 +378,7 @@ export const redisRdbDriver: Driver = redisDriverFor(
   redisRdbService,
   "RDB snapshots",
   true,
-  { inDefaultSuite: false },
+  { suite: "named" },
 );
 
 /** Fedify's Redis queue on a server that fsyncs every write to its AOF. */
@@ -378,5 +388,5 @@ export const redisAofDriver: Driver = redisDriverFor(
   redisAofService,
   "AOF fsynced on every write",
   true,
-  { inDefaultSuite: false },
+  { suite: "named" },
 );

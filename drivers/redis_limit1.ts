@@ -61,7 +61,7 @@ export const redisLimit1Driver: Driver = redisDriverFor(
     "client; an ablation, otherwise as redis)",
   false,
   {
-    inDefaultSuite: false,
+    suite: "named",
     client: (url) => connect(url, LimitOneRedis),
     readsBacklog: false,
   },

@@ -15,7 +15,13 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Availability, Driver, Json, OpenedQueue } from "./driver.ts";
+import type {
+  Availability,
+  Driver,
+  Json,
+  OpenedQueue,
+  SuiteTier,
+} from "./driver.ts";
 import {
   followsSource,
   loadQueuePackage,
@@ -72,8 +78,8 @@ export interface SqliteVariant {
   readonly Database?: () => Promise<typeof DatabaseSync>;
   /** See {@link Driver.runtimes}. */
   readonly runtimes?: Driver["runtimes"];
-  /** See {@link Driver.inDefaultSuite}. */
-  readonly inDefaultSuite?: boolean;
+  /** See {@link Driver.suite}. */
+  readonly suite?: SuiteTier;
 }
 
 /**
@@ -96,9 +102,7 @@ export function sqliteDriverFor(
     },
     crossProcess: true,
     removes: "before-handler",
-    ...(variant.inDefaultSuite == null
-      ? {}
-      : { inDefaultSuite: variant.inDefaultSuite }),
+    ...(variant.suite == null ? {} : { suite: variant.suite }),
     ...(variant.Database == null && variant.runtimes == null ? {} : {
       runtimes: variant.runtimes ?? ["deno", "node"],
       runtimesNote: SQLITE_RUNTIMES_NOTE,

@@ -86,5 +86,5 @@ export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor(
   "sqlite-lock-in-dequeue",
   "taking a key's lock in the dequeue's transaction (an ablation: " +
     "otherwise as sqlite)",
-  { Database: lockInDequeueDatabase, inDefaultSuite: false },
+  { Database: lockInDequeueDatabase, suite: "named" },
 );

@@ -22,5 +22,5 @@ export const sqlitePoll1sDriver: Driver = sqliteDriverFor(
   "sqlite-poll1s",
   `polling every ${POLL_SECONDS} s instead of 5 (an ablation: otherwise as ` +
     "sqlite)",
-  { pollSeconds: POLL_SECONDS, inDefaultSuite: false },
+  { pollSeconds: POLL_SECONDS, suite: "named" },
 );

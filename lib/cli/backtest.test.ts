@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runDeno } from "../testing/mod.ts";
-import { DEFAULT_BUDGET_OF_NONE } from "../params/mod.ts";
+import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 
 const SCRIPT = new URL("./backtest.ts", import.meta.url).pathname;
 const RESULTS = new URL("../../results", import.meta.url).pathname;
@@ -13,21 +13,25 @@ function backtest(args: string[]) {
   return runDeno(["run", "--allow-read", SCRIPT, ...args]);
 }
 
-Deno.test("on the published results: the back-test and the budgets", async () => {
+Deno.test("on the published results: the back-test and the time limits", async () => {
   const { code, stdout, stderr } = await backtest([RESULTS]);
   assert.equal(code, 0, stderr);
   assert.match(stdout, /finished, at 25 %: \d+ cases, median \|error\|/);
-  assert.match(stdout, /finished, at the default's stop: \d+ cases/);
+  assert.match(
+    stdout,
+    /finished, where the default first judges them: \d+ cases/,
+  );
+  assert.match(stdout, /finished, at the default's stop: /);
   // The estimate's bounds meet their targets over the published results.
   assert.match(
     stdout,
-    /The bounds at the default's stop, against their targets \(all met\)/,
+    /The bounds where the default judges a row .*, against their targets \(all met\)/,
   );
+  assert.match(stdout, /Rows the default stops, against their own finishes/);
   assert.match(
     stdout,
     new RegExp(
-      `budget ${DEFAULT_BUDGET_OF_NONE} × none \\([\\d.]+ s\\) \\(default\\): ` +
-        "[\\d.]+ min",
+      `time limit ${DEFAULT_TIMEOUT_SECONDS} s \\(default\\): [\\d.]+ min`,
     ),
   );
 });

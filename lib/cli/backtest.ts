@@ -1,24 +1,21 @@
 /**
  * `deno task backtest [DIR]`: how well the estimator of unfinished rows
  * does on recorded timelines, and how long a default run takes with each
- * budget.  Reads `DIR/latest.json` and every `DIR/*\/latest.json` (default
- * `results`); prints the back-test (each finished burst row cut at 25 % and
- * 50 % of its deliveries and where the default budget stops it, its
+ * time limit.  Reads `DIR/latest.json` and every `DIR/*\/latest.json`
+ * (default `results`); prints the back-test (each finished burst row cut at
+ * 25 % and 50 % of its deliveries, where the default's stop rule could
+ * first judge it, and where the default's time limit stops it, its
  * estimate against its measured total; each row the time limit cut off,
  * cut at 25 % and 50 % of what it delivered, against when it did) and the
- * simulation of `DIR/latest.json` under several budgets.  Exit codes: 0
- * printed; 2 bad input or nothing to read.
+ * simulation of `DIR/latest.json` under several time limits.  Exit codes:
+ * 0 printed; 2 bad input or nothing to read.
  *
  * @module
  */
 import { resolve } from "node:path";
 import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
 import { nearestRank } from "../measure/stats.ts";
-import {
-  DEFAULT_BUDGET_OF_NONE,
-  DEFAULT_BUDGET_SECONDS,
-} from "../params/mod.ts";
-import { NEAR_END, type RunLimits } from "../run/budget.ts";
+import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {
   backTest,
   type BackTestCase,
@@ -28,7 +25,6 @@ import {
   CUTS,
   defaultLimitsOf,
   median,
-  noneMultiples,
   projectionTest,
   simulateSuite,
 } from "../run/backtest.ts";
@@ -38,19 +34,12 @@ const USAGE = `Usage: deno task backtest [DIR]
 
 Back-tests the estimate of unfinished rows on the timelines in DIR/latest.json
 and DIR/*/latest.json (default: results), and simulates how long the suite in
-DIR/latest.json takes with each per-row budget.`;
+DIR/latest.json takes with each per-row time limit.`;
 
-/** Budgets in seconds the simulation tries. */
-const BUDGETS: readonly number[] = [60, 80, 90, 120, 150, 180];
-/** Budgets as multiples of the none row the simulation tries. */
-const FACTORS: readonly number[] = [
-  ...new Set([0.6, DEFAULT_BUDGET_OF_NONE, 1, 1.2, 1.87]),
+/** Time limits in seconds the simulation tries. */
+const LIMITS: readonly number[] = [
+  ...new Set([600, 900, DEFAULT_TIMEOUT_SECONDS, 1_800, 3_600]),
 ].sort((a, b) => a - b);
-/** Rows the simulation also tries leaving out. */
-const OPTIONAL_ROWS: readonly string[] = [
-  "deno-kv-single",
-  "deno-kv-single-x4",
-];
 
 function percent(value: number): string {
   return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(0)} %`;
@@ -85,22 +74,22 @@ function boundsReport(check: BoundsCheck): string {
   const ratios = check.restRatios;
   const at = (q: number) =>
     ratios.length === 0 ? "—" : nearestRank(ratios, q).toFixed(2);
-  return `\nThe bounds at the default's stop, against their targets (${
+  return `\nThe bounds where the default judges a row (its first judgement, or its stop), against their targets (${
     check.met ? "all met" : "not all met"
   }): ${check.cases} cases from ${check.rows} rows of ${check.queues} ` +
     `queues (targets: ${t.rows} rows, ${t.queues} queues); actual within ` +
     `bounds ${pct(check.coverage)} (≥ ${pct(t.coverage)}); median |error| ` +
-    `${pct(check.medianAbsError)} (≤ ${pct(t.medianAbsError)}); median ` +
-    `width (high − low) ÷ estimate ${check.medianWidth.toFixed(2)} (≤ ` +
-    `${t.medianWidth}).\nActual rest ÷ estimated rest after the stop ` +
+    `${pct(check.medianAbsError)} (≤ ${pct(t.medianAbsError)}); widest ` +
+    `(high − low) ÷ estimate ${check.maxWidth.toFixed(2)} (≤ ` +
+    `${t.maxWidth}).\nActual rest ÷ estimated rest after the cut ` +
     `(what the bounds, the rest taking ${REST_LOW}–${REST_HIGH} of its ` +
     `estimate, rest on): min ${at(0)}, 5th ` +
     `percentile ${at(0.05)}, median ${at(0.5)}, 95th ${at(0.95)}, max ` +
     `${at(1)}.`;
 }
 
-function cutLabel(cut: number | "stop"): string {
-  return cut === "stop" ? "stop" : `${cut * 100} %`;
+function cutLabel(cut: BackTestCase["cut"]): string {
+  return typeof cut === "string" ? cut : `${cut * 100} %`;
 }
 
 function printCases(title: string, cases: readonly BackTestCase[]): void {
@@ -154,9 +143,9 @@ export async function main(args: readonly string[]): Promise<number> {
     )
   );
   printCases(
-    "Finished rows, cut at a share of their deliveries and where the " +
-      `default budget (${DEFAULT_BUDGET_OF_NONE} × the file's none row, or ` +
-      `${DEFAULT_BUDGET_SECONDS} s in a file without one) stops them`,
+    "Finished rows, cut at a share of their deliveries, where the default " +
+      "could first judge them (judged), and where the default's time limit " +
+      `of ${DEFAULT_TIMEOUT_SECONDS} s stops them (stop)`,
     cases,
   );
   printCases(
@@ -173,10 +162,12 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   console.log(
     summary(
-      cases.filter((c) => c.cut === "stop"),
-      "finished, at the default's stop",
+      cases.filter((c) => c.cut === "judged"),
+      "finished, where the default first judges them",
     ),
   );
+  const stops = cases.filter((c) => c.cut === "stop");
+  console.log(summary(stops, "finished, at the default's stop"));
   for (const cut of CUTS) {
     console.log(
       summary(
@@ -191,74 +182,58 @@ export async function main(args: readonly string[]): Promise<number> {
     ),
   );
   console.log(boundsReport(checkBounds(
-    cases.filter((c) => c.cut === "stop").map((c) => ({
+    cases.filter((c) => c.cut === "judged" || c.cut === "stop").map((c) => ({
       ...c,
       driver: drivers.get(`${c.file}\n${c.id}`) ?? c.id,
     })),
   )));
+  console.log(
+    "\nRows the default stops, against their own finishes (each one's " +
+      "estimate at the default's stop and its error):",
+  );
+  for (const c of stops) {
+    const e = c.estimate;
+    console.log(
+      `${c.file} ${c.id}: stopped at ${c.atSeconds} s, estimate ` +
+        `${e.totalSeconds} s (${e.lowSeconds}–${e.highSeconds}), finished ` +
+        `in ${c.actualSeconds.toFixed(1)} s: ${percent(c.error)}${
+          c.withinBounds ? ", within its bounds" : ", outside its bounds"
+        }`,
+    );
+  }
+  if (stops.length === 0) console.log("none in these files");
 
   const suitePath = resolve(dir, "latest.json");
   const suite = sources.find((s) => resolve(s.path) === suitePath);
   if (suite == null) return 0;
   const { document } = suite;
   console.log(
-    `\nThe suite of ${suite.path} replayed under each budget (recorded wall time ` +
-      `${
+    `\nThe suite of ${suite.path} replayed under each time limit (recorded ` +
+      `wall time ${
         minutes(
           (Date.parse(document.finishedAt ?? document.startedAt) -
             Date.parse(document.startedAt)) / 1000,
         )
-      }), time limit ${document.params.timeoutSeconds} s:`,
+      }, its own limit ${document.params.timeoutSeconds} s; a row cut off ` +
+      "in the recording stops there at the latest):",
   );
-  const multiples = noneMultiples(document);
-  const budgets: { label: string; limits: RunLimits }[] = [
-    ...BUDGETS.map((budget) => ({
-      label: `budget ${budget} s`,
-      limits: {
-        budgetSeconds: budget,
-        timeoutSeconds: document.params.timeoutSeconds,
-      },
-    })),
-    ...(multiples.length > 0
-      ? FACTORS.map((factor) => {
-        const limits = defaultLimitsOf(document, factor);
-        return {
-          label: `budget ${factor} × none (${limits.budgetSeconds} s)${
-            factor === DEFAULT_BUDGET_OF_NONE ? " (default)" : ""
-          }`,
-          limits,
-        };
-      })
-      : []),
-  ];
-  for (const { label, limits } of budgets) {
-    const all = simulateSuite(document, limits);
-    const without = simulateSuite(document, limits, OPTIONAL_ROWS);
+  for (const limit of LIMITS) {
+    const all = simulateSuite(document, {
+      budgetSeconds: null,
+      timeoutSeconds: limit,
+    });
     const finished = all.rows.filter((r) => r.finished).length;
     console.log(
-      `${label}: ` +
-        `${minutes(all.totalSeconds)}, ${finished} of ${all.rows.length} ` +
-        `rows finish; without ${OPTIONAL_ROWS.join(", ")}: ` +
-        `${minutes(without.totalSeconds)} (overhead ` +
-        `${all.overheadSeconds.toFixed(1)} s per row)`,
-    );
-  }
-  if (multiples.length > 0) {
-    const line = NEAR_END * DEFAULT_BUDGET_OF_NONE;
-    console.log(
-      `\nEach row's total as a multiple of the none row's (~ an estimate); ` +
-        `the default runs a row to its end when its estimate at the budget ` +
-        `is within ${NEAR_END} × ${DEFAULT_BUDGET_OF_NONE} = ` +
-        `${Number(line.toFixed(2))} ×:\n` +
-        multiples.map((m) =>
-          `${m.id} ${m.estimated ? "~" : ""}${m.multiple.toFixed(2)}`
-        ).join(", "),
+      `time limit ${limit} s${
+        limit === DEFAULT_TIMEOUT_SECONDS ? " (default)" : ""
+      }: ${minutes(all.totalSeconds)}, ${finished} of ${all.rows.length} ` +
+        `rows finish (overhead ${all.overheadSeconds.toFixed(1)} s per row)`,
     );
   }
   const defaults = defaultLimitsOf(document);
   const chosen = simulateSuite(document, defaults);
   console.log(
-    `\nRows with the default budget (${defaults.budgetSeconds} s here):`,
+    `\nRows under the default's time limit (${defaults.timeoutSeconds} s):`,
   );
   for (const row of chosen.rows) {
     console.log(

@@ -34,10 +34,9 @@ Deno.test("parseCli: defaults, env and flags", () => {
   assert.equal(flags.recipients, 4);
   assert.deepEqual(flags.drivers, ["redis", "none"]);
   assert.deepEqual(flags.parallel, [1, 4]);
-  // The budget: a multiple of the none row unless given (budget_basis.ts).
+  // No budget unless given: each row to its end or its time limit.
   assert.equal(d.budgetSeconds, null);
-  assert.equal(d.budgetOfNone, null);
-  assert.equal(parseCli(["--budget-none", "1.2"], {}).budgetOfNone, 1.2);
+  assert.equal(d.timeoutSeconds, 1_200);
   // Stage timing is on unless --no-stages, and recorded only when off.
   assert.equal(suiteParams(d).stages, undefined);
   assert.equal(suiteParams(parseCli(["--no-stages"], {})).stages, false);
@@ -74,11 +73,10 @@ Deno.test("parseCli: bad input names the problem", () => {
       /add up to more than 1/,
     ],
     [["--rsa-bits", "1024"], {}, /--rsa-bits must be 2048, 3072 or 4096/],
-    [["--budget-none", "0"], {}, /--budget-none must be a number above 0/],
     [
-      ["--budget", "60", "--budget-none", "1"],
+      ["--budget-none=0.8"],
       {},
-      /--budget S and --budget-none K both set the per-row budget; give one/,
+      /--budget-none is gone: .* its time limit \(--timeout S\); give --budget S/,
     ],
     [["--bogus"], {}, /Unknown option '--bogus'.*--help/],
     [["extra"], {}, /--help/],

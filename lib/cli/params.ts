@@ -58,14 +58,14 @@ export function parseCli(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CliOptions {
-  const { values, warnings } = parseCommand(BENCH, args, env);
-  if (values.budgetSeconds != null && values.budgetOfNone != null) {
+  if (args.some((arg) => /^--budget-none(=|$)/.test(arg))) {
     throw new UsageError(
-      "--budget S and --budget-none K both set the per-row budget; give " +
-        "one of them (--budget in seconds, --budget-none as a multiple of " +
-        "the none row's time)",
+      "--budget-none is gone: no row is budgeted by the none row's time any " +
+        "more; each runs to its end or its time limit (--timeout S); give " +
+        "--budget S for a shorter look",
     );
   }
+  const { values, warnings } = parseCommand(BENCH, args, env);
   const params = paramsOf(values);
   return {
     ...values,

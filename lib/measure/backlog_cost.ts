@@ -19,12 +19,64 @@ export type BacklogQueue = "redis" | "postgres";
  * `dequeue-cost` driver each comes from.
  */
 export const DEQUEUE_MS_PER_QUEUED: Readonly<
-  Record<string, { readonly ms: number; readonly measuredAs: string }>
+  Record<string, {
+    readonly ms: number;
+    readonly measuredAs: string;
+    /** What the dequeue does that makes it read its backlog, in words. */
+    readonly does: string;
+    /** Its finding, a path from the project's root with its anchor. */
+    readonly finding: string;
+  }>
 > = {
-  "redis@2.3.5": { ms: 0.004764, measuredAs: "redis" },
-  "redis@1.8.7": { ms: 0.005643, measuredAs: "redis-1.8.7" },
-  "postgres@1.8.7": { ms: 0.0001049, measuredAs: "postgres-1.8.7" },
+  "redis@2.3.5": {
+    ms: 0.004764,
+    measuredAs: "redis",
+    does: "reads its whole ready set (ZRANGEBYSCORE without a limit) on " +
+      "every dequeue",
+    finding: "docs/findings.md#4-redis-dequeue",
+  },
+  "redis@1.8.7": {
+    ms: 0.005643,
+    measuredAs: "redis-1.8.7",
+    does: "reads its whole ready set (ZRANGEBYSCORE without a limit) on " +
+      "every dequeue",
+    finding: "docs/findings.md#4-redis-dequeue",
+  },
+  "postgres@1.8.7": {
+    ms: 0.0001049,
+    measuredAs: "postgres-1.8.7",
+    does: "scans and sorts its unindexed table on every dequeue",
+    finding: "docs/findings.md#5-postgres-index",
+  },
 };
+
+/** The backlog the cause's figure is given at: the default's 50,000. */
+const CAUSE_BACKLOG = 50_000;
+
+/**
+ * Why a queue package at `version` slows with its backlog, in words, for the
+ * reason of a row stopped because it cannot finish in time: what its
+ * dequeue does, what that costs at the default's backlog by the fitted
+ * cost, and where it was measured (results/dequeue-cost) and explained
+ * (its finding); `null` when its dequeue does not read its backlog.
+ */
+export function backlogCause(
+  queue: BacklogQueue,
+  version: string | null | undefined,
+): string | null {
+  const ms = dequeueMsPerQueued(queue, version);
+  if (ms == null) return null;
+  const entry =
+    Object.entries(DEQUEUE_MS_PER_QUEUED).find(([key, e]) =>
+      key.startsWith(`${queue}@`) && e.ms === ms
+    )![1];
+  const at = Math.round(ms * CAUSE_BACKLOG);
+  return `@fedify/${queue} ${version} ${entry.does}: about ${at} ms a ` +
+    `dequeue with ${CAUSE_BACKLOG.toLocaleString("en-US")} messages waiting ` +
+    `(${
+      Number((ms * 1000).toPrecision(4))
+    } ms per 1,000, results/dequeue-cost; ${entry.finding})`;
+}
 
 /**
  * The cost per message waiting of a queue package's dequeue at `version`,

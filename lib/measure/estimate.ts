@@ -18,15 +18,23 @@
 
 /**
  * The bound below: the rest of the run taking this share of the time
- * estimated for it.  From the back-test (`deno task backtest`): at the
- * default's stop, the rows that went on to finish took 0.43–1.03 of the
- * rest estimated for them (docs/methodology.md); the bounds round that
- * range outwards, and `lib/cli/backtest.test.ts` checks that they still
- * meet the back-test's targets on the published results.
+ * estimated for it.  From the back-test (`deno task backtest`): where the
+ * default first judges a finished row, the rows took 0.79–1.18 of the rest
+ * estimated for them between the 5th and 95th percentiles
+ * (docs/methodology.md); the bounds hold at least 80 % of them and stay
+ * {@link MAX_BOUNDS_WIDTH} of the rest wide, and `lib/cli/backtest.test.ts`
+ * checks that they still meet the back-test's targets on the published
+ * results.
  */
-export const REST_LOW = 0.4;
+export const REST_LOW = 0.7;
 /** The bound above: the rest taking this share of its estimate. */
-export const REST_HIGH = 1.2;
+export const REST_HIGH = 1.3;
+/**
+ * The widest the bounds may be, as a share of the rest estimated (so at
+ * most this share of the estimated total): wider bounds would say little
+ * about where a row ends.
+ */
+export const MAX_BOUNDS_WIDTH = 0.6;
 /**
  * A rate has settled when the newer half of the estimate's window ran
  * within this share of the older half's rate (either way).
@@ -38,9 +46,9 @@ export const SETTLED_WITHIN = 0.25;
  * (`EstimateInput.dequeueMsPerQueued`), from the back-test of such rows
  * (Redis; PostgreSQL 1.8.7; docs/methodology.md).
  */
-export const BACKLOG_REST_LOW = 0.6;
+export const BACKLOG_REST_LOW = 0.7;
 /** The bound above for a queue whose dequeue reads its whole backlog. */
-export const BACKLOG_REST_HIGH = 1.6;
+export const BACKLOG_REST_HIGH = 1.3;
 
 /** The bounds in words, for an estimate's basis. */
 function boundsText(low: number, high: number): string {
@@ -115,6 +123,17 @@ export interface TotalEstimate {
   readonly delivered: number;
   /** How it was made, in words. */
   readonly basis: string;
+  /**
+   * For a queue whose dequeue reads its backlog: the cost per message
+   * waiting the estimate used, ms, whether it was fitted on the window
+   * (else dequeue-cost's measurement, or less where the window allows no
+   * more), and dequeue-cost's measurement.
+   */
+  readonly backlog?: {
+    readonly msPerQueued: number;
+    readonly fitted: boolean;
+    readonly measuredMsPerQueued: number;
+  };
 }
 
 /**
@@ -152,11 +171,20 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   // With a dequeue that reads the backlog, a delivery's time is a + c × the
   // messages still waiting: over the window, a + c × the backlog at its
   // middle delivery, and the rest is a × remaining + c × remaining² ÷ 2.
+  // c is fitted on the window where its backlog moved enough to tell it,
+  // else the dequeue's cost measured by dequeue-cost; never more than the
+  // window's own time per delivery allows (a ≥ 0).
   const cost = input.dequeueMsPerQueued;
   const backlog = cost != null && cost > 0;
   const perDelivery = window / inWindow;
   const midBacklog = expected - (delivered - inWindow / 2);
-  const c = backlog ? Math.min(cost / 1000, perDelivery / midBacklog) : 0;
+  const fit = backlog
+    ? fitBacklogCost(increases, start, nowSeconds, expected)
+    : null;
+  const fitted = fit != null && fit.move >= FIT_MIN_BACKLOG_MOVE &&
+    fit.cMs > 0 && fit.seMs <= FIT_MAX_RELATIVE_ERROR * fit.cMs;
+  const cMs = !backlog ? 0 : fitted ? fit!.cMs : cost;
+  const c = Math.min(cMs / 1000, perDelivery / midBacklog);
   const a = perDelivery - c * midBacklog;
   const rest = backlog
     ? a * remaining + c * remaining * (remaining + 1) / 2
@@ -165,15 +193,30 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     ? [BACKLOG_REST_LOW, BACKLOG_REST_HIGH]
     : [REST_LOW, REST_HIGH];
   const bounds = boundsText(low, high);
+  const source = !backlog
+    ? ""
+    : fitted
+    ? `${ms(fit!.cMs)} ± ${ms(fit!.seMs)} fitted on the window, where the ` +
+      `backlog moved ${percent(fit!.move)}; dequeue-cost measured ${
+        ms(cost)
+      }, the fit ${(fit!.cMs / cost).toFixed(2)}× that`
+    : `the ${ms(cost)} measured by dequeue-cost, as the window's backlog ` +
+      `moved ${percent(fit?.move ?? 0)}, too little to fit it (a fit needs ${
+        percent(FIT_MIN_BACKLOG_MOVE)
+      } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
+  const held = c * 1000 < cMs
+    ? `; held to ${
+      ms(c * 1000)
+    }, as the window's own time per delivery allows no more`
+    : "";
   const how = backlog
     ? `the remaining ${fmt(remaining)} at a time per delivery that falls ` +
       `with the backlog, as this queue's dequeue reads its whole backlog: ` +
-      `${ms(a * 1000)} plus ${ms(c * 1000)} per message still waiting (${
-        c * 1000 < cost
-          ? `less than the ${ms(cost)} measured by dequeue-cost, as the ` +
-            "window's own time per delivery allows no more"
-          : "its dequeue's cost measured by dequeue-cost"
-      }), ${ms((a + c * remaining) * 1000)} a delivery now, ${bounds}`
+      `${ms(a * 1000)} plus ${
+        ms(c * 1000)
+      } per message still waiting (${source}${held}), ${
+        ms((a + c * remaining) * 1000)
+      } a delivery now, ${bounds}`
     : `the remaining ${fmt(remaining)} at that rate, ${bounds}`;
   const capped = start > nowSeconds - wanted;
   const middle = start + window / 2;
@@ -214,6 +257,15 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
           : "the recent half of the run"
       })${pace}; ${how}`;
   return {
+    ...(backlog
+      ? {
+        backlog: {
+          msPerQueued: c * 1000,
+          fitted,
+          measuredMsPerQueued: cost,
+        },
+      }
+      : {}),
     totalSeconds: round1(nowSeconds + rest),
     lowSeconds: round1(nowSeconds + rest * low),
     highSeconds: round1(nowSeconds + rest * high),
@@ -225,6 +277,72 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     filling,
     delivered,
     basis,
+  };
+}
+
+/**
+ * A fit of the window's time per delivery against its backlog needs the
+ * backlog to move by at least this share of its size over the window:
+ * less, and the slope is lost in the noise of the rate.
+ */
+export const FIT_MIN_BACKLOG_MOVE = 0.1;
+/** … and a slope known to within this share of itself (its standard error). */
+export const FIT_MAX_RELATIVE_ERROR = 0.25;
+/** The slices of the window whose times per delivery the fit goes by. */
+const FIT_SLICES = 8;
+
+/** A line fitted to a window's time per delivery against its backlog. */
+interface BacklogFit {
+  /** The slope: ms per delivery per message waiting. */
+  readonly cMs: number;
+  /** The slope's standard error, ms. */
+  readonly seMs: number;
+  /** How far the backlog moved over the window, a share of its mean. */
+  readonly move: number;
+}
+
+/**
+ * Fits a line, ordinary least squares, to the time per delivery against the
+ * backlog (`expected` minus the deliveries so far) over {@link FIT_SLICES}
+ * equal slices of the window from `start` to `now`; `null` with fewer than
+ * four slices that delivered.
+ */
+function fitBacklogCost(
+  increases: readonly DeliveryPoint[],
+  start: number,
+  now: number,
+  expected: number,
+): BacklogFit | null {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const width = (now - start) / FIT_SLICES;
+  for (let i = 0; i < FIT_SLICES; i++) {
+    const from = deliveredAt(increases, start + i * width);
+    const to = deliveredAt(increases, start + (i + 1) * width);
+    if (to <= from) continue;
+    xs.push(expected - (from + to) / 2);
+    ys.push(width * 1000 / (to - from));
+  }
+  const n = xs.length;
+  if (n < 4) return null;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i] - mx) ** 2;
+    sxy += (xs[i] - mx) * (ys[i] - my);
+  }
+  if (sxx === 0 || mx <= 0) return null;
+  const slope = sxy / sxx;
+  let residuals = 0;
+  for (let i = 0; i < n; i++) {
+    residuals += (ys[i] - (my + slope * (xs[i] - mx))) ** 2;
+  }
+  return {
+    cMs: slope,
+    seMs: Math.sqrt(residuals / (n - 2) / sxx),
+    move: (Math.max(...xs) - Math.min(...xs)) / mx,
   };
 }
 
@@ -282,6 +400,10 @@ function round1(value: number): number {
 
 function fmt(count: number): string {
   return count.toLocaleString("en-US");
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
 }
 
 function seconds(value: number): string {

@@ -19,9 +19,10 @@ export interface Scenario {
 /** The scenario presets, by name. */
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   original: {
-    description: "the original benchmark's setting: 500 × 100, RSA-4096 " +
-      "sender key, an inbox that answers at once; every row to its end " +
-      "(--until-done)",
+    description: "the original benchmark's setting: its nine " +
+      "configurations (the default suite), 500 × 100, RSA-4096 sender key, " +
+      "an inbox that answers at once; every row to its end or its time " +
+      "limit (--until-done)",
     settings: {
       total: "500",
       recipients: "100",
@@ -30,11 +31,13 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   realistic: {
-    description: "RSA-2048, an inbox answering in 50–300 ms (uniform) that " +
+    description: "every queue (--drivers all), RSA-2048, an inbox " +
+      "answering in 50–300 ms (uniform) that " +
       "refuses 2% of first attempts with 503; 100 × 20 at parallelism " +
       "1, 4, 16 and 64 to show where each queue stops gaining; every row " +
       "to its end (--until-done)",
     settings: {
+      drivers: "all",
       total: "100",
       recipients: "20",
       parallel: "1,4,16,64",
@@ -45,10 +48,12 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   crash: {
-    description: "the consuming process is killed with SIGKILL once half " +
+    description: "every queue (--drivers all), the consuming process " +
+      "killed with SIGKILL once half " +
       "the deliveries have arrived and a fresh one started; the inbox " +
       "answers in 10–50 ms so messages are in flight; 100 × 20",
     settings: {
+      drivers: "all",
       total: "100",
       recipients: "20",
       inboxLatency: "10-50ms",
@@ -56,8 +61,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   steady: {
-    description: "steady load, about 24 minutes for the default suite " +
-      "(results/steady took 1,446 s; 9 configurations × (20 s idle + up " +
+    description: "steady load on every queue (--drivers all), about 24 " +
+      "minutes (results/steady took 1,446 s; 9 configurations × (20 s idle + up " +
       "to 240 s of probes + start-up)): 10 recipients per activity, " +
       "each queue without a wrapper; 20 s idle, " +
       "then each queue's capacity searched to within 10% from 8 " +
@@ -65,6 +70,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "most 240 s per queue) with p99 latency there judged against 5 s, " +
       "and the load generator's own limit",
     settings: {
+      drivers: "all",
       recipients: "10",
       parallel: "1",
       findMaxRate: true,
@@ -76,8 +82,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   ordering: {
-    description: "ordering keys, about 18 minutes for the default suite " +
-      "(results/ordering took 1,060 s): " +
+    description: "ordering keys on every queue (--drivers all), about 18 " +
+      "minutes (results/ordering took 1,060 s): " +
       "each note's Create, Update and Delete sent back to back (120 " +
       "activities, 40 notes, × 8 recipients), without and with " +
       "orderingKey, at ×1 and ×4; the inbox answers in 5–20 ms and " +
@@ -87,6 +93,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "over every delivery; add --workers 2 for two worker processes per " +
       "shared queue",
     settings: {
+      drivers: "all",
       total: "120",
       recipients: "8",
       workload: "cud",
@@ -99,8 +106,9 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     },
   },
   fedify2: {
-    description: "the three Fedify 2.x measurements in one suite, about " +
-      "19 minutes for the default suite (results/fedify2-1.8.7 took 1,110 s; " +
+    description: "the three Fedify 2.x measurements in one suite on every " +
+      "queue (--drivers all), about 19 minutes " +
+      "(results/fedify2-1.8.7 took 1,110 s; " +
       "results/fedify2, 44 rows on a host 2.5× slower, 1,626 s): " +
       "each note's Create, Update " +
       "and Delete back to back (120 activities, 40 notes, × 10 " +
@@ -110,6 +118,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "against the bench's count; the inbox answers in 5–20 ms and drops " +
       "2% of first attempts; every row to its end (--until-done)",
     settings: {
+      drivers: "all",
       total: "120",
       recipients: "10",
       workload: "cud",
@@ -126,15 +135,16 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   runtimes: {
     description: "the app on Deno, Node.js and Bun side by side (bursts; " +
       "runtimes-steady is its capacity half): none, in-process, postgres, " +
-      "redis, amqp, mysql and sqlite at ×1 and ×4 on each runtime, " +
+      "redis, amqp, mysql, sqlite and the baseline at ×1 and ×4 on each " +
+      "runtime, " +
       "100 × 100 per row (10,000 deliveries), RSA-2048, an inbox that " +
       "answers at once, so that signing dominates; a budget of 30 s per " +
-      "row, under the default's rules (a row that cannot finish within " +
-      "1.5× its budget stops with an estimate)",
+      "row (--budget: a row that cannot finish within 1.5× its budget " +
+      "stops with an estimate)",
     settings: {
       total: "100",
       recipients: "100",
-      drivers: "none,in-process,postgres,redis,amqp,mysql,sqlite",
+      drivers: "baseline,none,in-process,postgres,redis,amqp,mysql,sqlite",
       parallel: "1,4",
       runtime: "deno,node,bun",
       rsaBits: "2048",
@@ -169,7 +179,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "5 ms of round trip and count the round trips per delivery, its " +
       "worker on a host of its own (a network namespace, as root); 100 × " +
       "20 per row, RSA-2048, an inbox that answers at once, a budget of " +
-      "30 s per row under the default's rules, no baseline",
+      "30 s per row (--budget), no baseline",
     settings: {
       total: "100",
       recipients: "20",
@@ -188,8 +198,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       "sqlite, deno-kv-single, deno-kv) and none, at ×1 and ×4, with the " +
       "app's processes pinned to 1 core (the server, the inbox and the " +
       "bench on the other) and on both; 100 × 20 per row, RSA-2048, an " +
-      "inbox that answers at once, a budget of 30 s per row under the " +
-      "default's rules, no baseline",
+      "inbox that answers at once, a budget of 30 s per row (--budget), " +
+      "no baseline",
     settings: {
       total: "100",
       recipients: "20",

@@ -300,7 +300,12 @@ Deno.test("the report names the commit, the command and the suite's wall time", 
     markdown,
     /the suite took 1,234 s, configurations in a shuffled order \(seed 42/,
   );
-  // The per-row budget, and what set it.
+  // No budget: each row to its end or its time limit.
+  assert.match(
+    markdown,
+    /each row to its end or its time limit of 60 s \(`--timeout`\)/,
+  );
+  // The per-row budget of older files, and what set it.
   const relative = renderMarkdown({
     ...document([finished]),
     params: { ...PARAMS, budgetSeconds: 46.4, budgetOfNone: 0.8 },

@@ -338,12 +338,17 @@ function suiteTime(document: ResultsDocument): string {
 }
 
 /**
- * `each row's budget 46.4 s (0.8 × the none row's total, \`--budget-none\`)`:
- * the per-row budget, when the suite had one.
+ * `each row to its end or its time limit of 1,200 s (\`--timeout\`)`, or
+ * the per-row budget when the suite had one (`each row's budget 30 s
+ * (\`--budget\`; …)`, or in older files a multiple of the none row's
+ * total).
  */
 function budgetText(params: ResultsDocument["params"]): string | null {
   if (params.untilDone === true) return "every row to its end (`--until-done`)";
-  if (params.budgetSeconds == null) return null;
+  if (params.budgetSeconds == null) {
+    return `each row to its end or its time limit of ` +
+      `${integer.format(params.timeoutSeconds)} s (\`--timeout\`)`;
+  }
   return `each row's budget ${rateText(params.budgetSeconds)} s (` +
     (params.budgetOfNone != null
       ? `${params.budgetOfNone} × the none row's total, \`--budget-none\``

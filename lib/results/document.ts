@@ -80,21 +80,20 @@ export interface SuiteParams {
   /**
    * Per-row budget in seconds (`--budget`): a run still delivering when it
    * is reached, or sure not to finish within it, is stopped and reported
-   * `incomplete` with an estimate.  Absent in files made before it existed,
-   * and until the none row has finished when {@link budgetOfNone} sets it.
+   * `incomplete` with an estimate.  Absent when no budget was given: each
+   * row then runs to its end or {@link timeoutSeconds}.
    */
   readonly budgetSeconds?: number;
   /**
-   * `--budget-none`: {@link budgetSeconds} is this many times the `none`
-   * row's total, which ran first.  Absent when the budget was given in
-   * seconds, when the run had no none row or it did not finish (the budget
-   * is then 80 s), and in files made before it existed.
+   * In files of runs that budgeted each row by the `none` row's time:
+   * {@link budgetSeconds} was this many times that row's total.  The bench
+   * no longer writes it; the reports still read it.
    */
   readonly budgetOfNone?: number;
   /**
-   * Why {@link budgetSeconds} is the fixed 80 s rather than a multiple of
-   * the none row, in words ("no none row", "the none row did not finish
-   * (stalled)"); absent when it is not, and in files made before it existed.
+   * In files of runs that budgeted each row by the `none` row's time: why
+   * {@link budgetSeconds} was a fixed 80 s instead.  The bench no longer
+   * writes it; the reports still read it.
    */
   readonly budgetFallback?: string;
   /** `--until-done`: no budget; every run goes to its end or time limit. */

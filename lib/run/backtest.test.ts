@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
 import { PARAMS, result } from "../testing/chart_fixtures.ts";
+import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
+import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {
   backTest,
   checkBounds,
@@ -8,7 +10,6 @@ import {
   dequeueCostOf,
   filledAtAt,
   filledAtOf,
-  noneMultiples,
   overheadPerRow,
   projectionTest,
   simulateRow,
@@ -57,9 +58,10 @@ Deno.test("a constant row back-tests exactly at every cut", () => {
     budgetSeconds: 120,
     timeoutSeconds: 600,
   });
-  assert.deepEqual(cases.map((c) => c.cut), [0.25, 0.5, "stop"]);
+  assert.deepEqual(cases.map((c) => c.cut), [0.25, 0.5, "judged", "stop"]);
   // Without a queue depth the recording cannot say whether the queue still
-  // filled, which the live rule holds a row for: its stop is not replayed.
+  // filled, which the live rule holds a row for: neither its first
+  // judgement nor its stop is replayed.
   const blind = {
     ...row,
     timeline: { ...row.timeline!, queueDepth: [] },
@@ -75,16 +77,18 @@ Deno.test("a constant row back-tests exactly at every cut", () => {
       budgetSeconds: 120,
       timeoutSeconds: 600,
     }).map((c) => c.cut),
-    [0.25, 0.5, "stop"],
+    [0.25, 0.5, "judged", "stop"],
   );
   for (const c of cases) {
     assert.ok(Math.abs(c.error) < 0.01, `${c.cut}: ${c.error}`);
     assert.ok(c.withinBounds);
   }
+  // The default could first judge it at the least watch, 30 s.
+  assert.equal(cases[2].atSeconds, 30);
   // 200 s at 100/s: the optimistic bound passes 1.5 × 120 s only once
-  // t + (200 − t) / 4 > 180, at t > 173 s, after the budget; at the budget
-  // its estimate, 200 s, lies beyond 180 s, so it is stopped there.
-  assert.equal(cases[2].atSeconds, 120);
+  // t + 0.7 × (200 − t) > 180, at t > 133 s, after the budget; at the
+  // budget its estimate, 200 s, lies beyond 180 s, so it is stopped there.
+  assert.equal(cases[3].atSeconds, 120);
 });
 
 Deno.test("a row cut off is projected to how far it got", () => {
@@ -163,9 +167,11 @@ Deno.test("the bounds are checked against their targets: coverage, median error 
   // Constant rates: every estimate exact and within its bounds.
   assert.equal(check.coverage, 1);
   assert.ok(check.medianAbsError < 0.01);
-  // Stopped at 120 s of 200 s: bounds 120 + 80 × 0.4 to 120 + 80 × 1.2,
-  // over 200.
-  assert.ok(Math.abs(check.medianWidth - (216 - 152) / 200) < 0.01);
+  // Stopped at 120 s of 200 s: bounds 120 + 80 × REST_LOW to 120 + 80 ×
+  // REST_HIGH, over 200.
+  assert.ok(
+    Math.abs(check.maxWidth - 80 * (REST_HIGH - REST_LOW) / 200) < 0.01,
+  );
   assert.ok(check.restRatios.every((r) => Math.abs(r - 1) < 0.01));
   assert.equal(check.met, true);
   // Too few rows or queues is not met, whatever the figures.
@@ -256,32 +262,16 @@ Deno.test("a recorded row still filled while its depth later rose well above its
   assert.equal(filledAtAt(never, 100), null);
 });
 
-Deno.test("the default's limits and each row's multiple come from the none row", () => {
-  const rows = [
-    steady("none", 500, 30_000), // 60 s
-    steady("sqlite", 300, 30_000), // 100 s
-    steady("redis", 10, 50_000, 48),
-  ];
+Deno.test("the default's limits: no budget and the default time limit, whatever the file's", () => {
   const document: ResultsDocument = {
     schemaVersion: 1,
     startedAt: "2025-01-01T00:00:00.000Z",
     finishedAt: null,
-    params: PARAMS,
-    results: rows,
+    params: { ...PARAMS, budgetSeconds: 48, timeoutSeconds: 300 },
+    results: [steady("none", 500, 30_000)],
   };
   assert.deepEqual(defaultLimitsOf(document), {
-    budgetSeconds: 48,
-    timeoutSeconds: PARAMS.timeoutSeconds,
+    budgetSeconds: null,
+    timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
   });
-  // A file without a none row gets the budget a run without one gets.
-  assert.equal(
-    defaultLimitsOf({ ...document, results: rows.slice(1) }).budgetSeconds,
-    80,
-  );
-  // The cut-off redis row has no estimate: it is left out.
-  assert.deepEqual(
-    noneMultiples(document).map((m) => [m.id, m.multiple.toFixed(2)]),
-    [["none", "1.00"], ["sqlite", "1.67"]],
-  );
-  assert.deepEqual(noneMultiples({ ...document, results: rows.slice(1) }), []);
 });

@@ -5,7 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { estimateTotal, type TotalEstimate } from "../measure/estimate.ts";
-import { MIN_OBSERVED_SECONDS, NEAR_END, StopRule } from "./budget.ts";
+import {
+  limitsNote,
+  MIN_OBSERVED_SECONDS,
+  NEAR_END,
+  StopRule,
+} from "./budget.ts";
 
 /** The estimate of a run at a constant `rate` after `now` seconds. */
 function at(now: number, rate: number, expected: number): TotalEstimate {
@@ -33,7 +38,7 @@ Deno.test("a run that will finish within its budget goes on", () => {
 });
 
 Deno.test("a run clearly beyond its budget on a settled rate is stopped once observed long enough", () => {
-  // 1,000 s at 10/s: its optimistic bound, 30 + 0.4 × 9,700 / 10 = 418 s,
+  // 1,000 s at 10/s: its optimistic bound, 30 + 0.7 × 9,700 / 10 = 709 s,
   // lies beyond 1.5 × 120 s.
   const early = at(MIN_OBSERVED_SECONDS - 1, 10, 10_000);
   assert.ok(early.settled && early.lowSeconds > NEAR_END * 120);
@@ -48,7 +53,7 @@ Deno.test("a run clearly beyond its budget on a settled rate is stopped once obs
   assert.equal(decision?.stoppedBy, "budget");
   assert.match(
     decision!.reason,
-    /cannot finish within 1\.5× the budget of 120 s \(its estimate's optimistic bound is 418 s\)/,
+    /cannot finish within 1\.5× the budget of 120 s \(its estimate's optimistic bound is 709 s\)/,
   );
 });
 
@@ -200,4 +205,46 @@ Deno.test("a run stopped at its budget a moment after its queue filled carries n
   // Filled 15 s before the budget: the window is long enough.
   const judged = new StopRule(budget).decide(120, late(105));
   assert.equal(judged?.estimate?.totalSeconds, 1000);
+});
+
+Deno.test("a row stopped on an estimate that falls with its backlog names why its queue slows", () => {
+  // 10/s against a time limit of 600 s, on a queue whose dequeue reads its
+  // backlog.
+  const points: [number, number][] = [];
+  for (let t = 1; t <= 40; t++) points.push([t, t * 10]);
+  const estimate = estimateTotal({
+    points,
+    nowSeconds: 40,
+    expected: 50_000,
+    dequeueMsPerQueued: 0.001,
+  })!;
+  const cause = "@fedify/redis 2.3.5 reads its whole ready set";
+  const limits = { budgetSeconds: null, timeoutSeconds: 600 };
+  const decision = new StopRule(limits, cause).decide(40, estimate);
+  assert.equal(decision?.stoppedBy, "time limit");
+  assert.match(
+    decision!.reason,
+    /cannot finish within the time limit of 600 s \(its estimate's optimistic bound is \d+ s\): @fedify\/redis 2\.3\.5 reads its whole ready set$/,
+  );
+  // Without a backlog in its estimate, no such cause.
+  const plain = estimateTotal({ points, nowSeconds: 40, expected: 50_000 })!;
+  assert.doesNotMatch(
+    new StopRule(limits, cause).decide(40, plain)!.reason,
+    /ready set/,
+  );
+});
+
+Deno.test("the note before the first row says what holds each row", () => {
+  assert.match(
+    limitsNote({ timeoutSeconds: 1200 }),
+    /^each row runs to its last delivery, up to its time limit of 1,200 s \(--timeout\); a row whose own measured rate shows it cannot finish within that .* is stopped earlier/,
+  );
+  assert.match(
+    limitsNote({ timeoutSeconds: 600, budgetSeconds: 30 }),
+    /^budget 30 s a row \(--budget\)/,
+  );
+  assert.match(
+    limitsNote({ timeoutSeconds: 600, budgetSeconds: 30, untilDone: true }),
+    /^each row runs to its last delivery/,
+  );
 });

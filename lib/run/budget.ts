@@ -51,6 +51,32 @@ function bindingLimit(
 /** Also here for the modules that import it with the stop rule. */
 export { NEAR_END };
 
+/**
+ * What holds a suite's burst rows to their time, in words, as the bench
+ * says it before the first row: the time limit, or the budget when one is
+ * given (and not lifted by `--until-done`).
+ */
+export function limitsNote(
+  params: {
+    readonly timeoutSeconds: number;
+    readonly budgetSeconds?: number;
+    readonly untilDone?: boolean;
+  },
+): string {
+  const limit = `${params.timeoutSeconds.toLocaleString("en-US")} s`;
+  if (params.budgetSeconds != null && params.untilDone !== true) {
+    return `budget ${params.budgetSeconds} s a row (--budget): a row still ` +
+      `delivering then, or sure by its measured rate not to finish within ` +
+      `${NEAR_END}× that, is stopped and reported incomplete; a row whose ` +
+      `estimate is within ${NEAR_END}× it runs to its end, up to its time ` +
+      `limit of ${limit} (--timeout)`;
+  }
+  return `each row runs to its last delivery, up to its time limit of ` +
+    `${limit} (--timeout); a row whose own measured rate shows it cannot ` +
+    `finish within that (its estimate's optimistic bound lies beyond) is ` +
+    `stopped earlier and reported incomplete, with that estimate`;
+}
+
 /** A rate in words: one decimal, two below 10. */
 function perSecond(rate: number): string {
   return rate.toFixed(rate < 10 ? 2 : 1);
@@ -77,6 +103,23 @@ function judged(
 ): boolean {
   return estimate != null && estimate.settled &&
     estimate.windowSeconds >= observed / 2;
+}
+
+/**
+ * Whether the stop rule could judge a run by its estimate at
+ * `elapsedSeconds` under a limit of `limitSeconds` (its send loop over is
+ * the caller's to check): watched for the least time
+ * ({@link MIN_OBSERVED_SECONDS}, or a third of the limit when shorter), and
+ * its estimate may stand for its pace (settled over a window of at least
+ * half that time).  The earliest a run can be stopped early.
+ */
+export function judgedAt(
+  elapsedSeconds: number,
+  estimate: TotalEstimate | null,
+  limitSeconds: number,
+): boolean {
+  const observed = observedSeconds(limitSeconds);
+  return elapsedSeconds >= observed && judged(estimate, observed);
 }
 
 /**
@@ -127,11 +170,18 @@ function unsettledNote(
  */
 export class StopRule {
   readonly #limits: RunLimits;
+  readonly #backlogCause: string | undefined;
   #runsToEnd = false;
 
-  /** A rule for a run held to `limits`. */
-  constructor(limits: RunLimits) {
+  /**
+   * A rule for a run held to `limits`.
+   * @param backlogCause Why the queue slows with its backlog
+   *   (`Driver.backlogCause`), which the reason of a row stopped on an
+   *   estimate that let its time fall with the backlog names as the cause.
+   */
+  constructor(limits: RunLimits, backlogCause?: string) {
     this.#limits = limits;
+    this.#backlogCause = backlogCause;
   }
 
   /** Whether the run reached its budget near its end and runs to it. */
@@ -190,8 +240,9 @@ export class StopRule {
       ? NEAR_END * limit.seconds
       : limit.seconds;
     if (
-      sendDone && elapsedSeconds >= observed && estimate != null &&
-      judged(estimate, observed) && estimate.lowSeconds > beyond
+      sendDone && estimate != null &&
+      judgedAt(elapsedSeconds, estimate, limit.seconds) &&
+      estimate.lowSeconds > beyond
     ) {
       return {
         stoppedBy: limit.stoppedBy,
@@ -200,7 +251,10 @@ export class StopRule {
             ? `${NEAR_END}× the budget of ${limit.seconds} s`
             : `the time limit of ${limit.seconds} s`) +
           ` (its estimate's optimistic bound is ` +
-          `${Math.round(estimate.lowSeconds)} s)`,
+          `${Math.round(estimate.lowSeconds)} s)` +
+          (estimate.backlog != null && this.#backlogCause != null
+            ? `: ${this.#backlogCause}`
+            : ""),
         estimate,
       };
     }

@@ -230,10 +230,30 @@ export function buildRunResult(run: RunObservations): RunResult {
       ? {}
       : { depth: depthRecord(run.depthCheck, run.started) }),
   };
-  const withStages = { ...result, ...stageFigures(run, result) };
+  const figures = stageFigures(run, result);
+  const withStages = { ...result, ...figures, ...stopCause(result, figures) };
   return run.delayedCheck == null ? withStages : {
     ...withStages,
     delayed: delayedRecord(run.delayedCheck, run.started, result),
+  };
+}
+
+/**
+ * The reason of a row stopped with an estimate, ended with what its stages
+ * measured as its limit (the stage model's `limitedBy`): the measured
+ * cause beside the estimate; nothing for other rows or without stages.
+ */
+function stopCause(
+  result: RunResult,
+  figures: Pick<RunResult, "limitedBy">,
+): Partial<Pick<RunResult, "reason">> {
+  const limit = figures.limitedBy;
+  if (result.estimate == null || limit == null || result.reason == null) {
+    return {};
+  }
+  return {
+    reason: `${result.reason}; what limits it, by its stages: ` +
+      `${limit.resource} (${limit.evidence})`,
   };
 }
 

@@ -360,6 +360,7 @@ class Run {
       onProgress: context.onProgress,
       limits: this.#limits(),
       dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
+      backlogCause: this.#configuration.driver.backlogCause,
       fansOut: this.#fansOut(),
     });
     this.#watch = watch;

@@ -21,13 +21,7 @@ import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
-import {
-  budgetBasis,
-  fixedBudget,
-  REFERENCE_ROW,
-  resolveBudget,
-  type ResolvedBudget,
-} from "./budget_basis.ts";
+import { limitsNote } from "./budget.ts";
 import {
   type AppSignRate,
   type Calibration,
@@ -106,11 +100,10 @@ export interface SuiteOptions {
   /** Called when a configuration ends (or is taken from `resumeFrom`). */
   readonly onResult?: (result: ConfigurationResult, resumed: boolean) => void;
   /**
-   * Called with the rows' budget and what to say of it: before the first
-   * row when it is in seconds (`--budget`, or the fixed default of a run
-   * without a none row), or once the none row has set it (`--budget-none`).
+   * Called once before the first row with what holds each row to its time:
+   * the time limit (`--timeout`) or a budget (`--budget`), in words.
    */
-  readonly onBudget?: (budget: ResolvedBudget) => void;
+  readonly onLimits?: (note: string) => void;
   /**
    * Measure the machine's speed at the start and the end (a few seconds
    * each) into `environment.calibration`, and briefly (about 3 s) before
@@ -199,8 +192,7 @@ export async function runSuite(
   options: SuiteOptions,
 ): Promise<ResultsDocument> {
   const seed = options.params.orderSeed ?? randomSeed();
-  // The budget is settled once the none row has finished (budget_basis.ts).
-  let params: SuiteParams = { ...options.params, orderSeed: seed };
+  const params: SuiteParams = { ...options.params, orderSeed: seed };
   const runs = Math.max(1, params.runs ?? 1);
   const services = options.services ?? new ServiceManager();
   const began = performance.now();
@@ -290,42 +282,12 @@ export async function runSuite(
     for (const entry of suiteEntries(configurations, params)) {
       states.push({ entry, runs: [], done: false });
     }
-    const basis = budgetBasis(
-      params,
-      states.some((s) => s.entry.id === REFERENCE_ROW),
-    );
-    // Rows wait for the none row's total when the budget is a multiple of it.
-    let budgetPending = basis.kind === "of-none";
-    if (basis.kind === "seconds") {
-      const fixed = fixedBudget(basis);
-      params = {
-        ...params,
-        budgetSeconds: fixed.seconds,
-        ...(fixed.fallback == null ? {} : { budgetFallback: fixed.fallback }),
-      };
-      options.onBudget?.(fixed);
+    // Burst rows are held to their time limit or budget (budget.ts).
+    if (params.load == null && params.crash == null) {
+      options.onLimits?.(limitsNote(params));
     }
-    const settleBudget = (result: ConfigurationResult) => {
-      if (
-        !budgetPending || basis.kind !== "of-none" ||
-        result.id !== REFERENCE_ROW
-      ) return;
-      budgetPending = false;
-      const resolved = resolveBudget(basis.factor, result);
-      params = {
-        ...params,
-        budgetSeconds: resolved.seconds,
-        ...(resolved.factor == null ? {} : { budgetOfNone: resolved.factor }),
-        ...(resolved.fallback == null
-          ? {}
-          : { budgetFallback: resolved.fallback }),
-      };
-      options.onBudget?.(resolved);
-    };
     const plan = planRounds(states, runs, seed, {
-      pinned: (s) =>
-        s.entry.configuration.generator === true ||
-        (basis.kind === "of-none" && s.entry.id === REFERENCE_ROW),
+      pinned: (s) => s.entry.configuration.generator === true,
       once: (s) => s.entry.maxRate === true,
     });
     // The load generator's limit, per runtime (and core count) of the app.
@@ -362,7 +324,6 @@ export async function runSuite(
               ...configurationFields(configuration, params),
             };
             state.done = true;
-            settleBudget(state.result);
             options.onResult?.(state.result, kept != null);
             await saveSoFar();
             continue;
@@ -439,7 +400,6 @@ export async function runSuite(
           state.logSummary = await log.close();
         }
         state.result = resultOf(state, params);
-        settleBudget(state.result);
         if (configuration.generator && state.result.callsPerSecond != null) {
           ceilings.set(
             generatorKey(configuration),

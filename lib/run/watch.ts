@@ -73,6 +73,8 @@ export interface WatchOptions {
    * lets a delivery's time fall with the backlog.
    */
   readonly dequeueMsPerQueued?: number;
+  /** Why the queue slows with its backlog (`Driver.backlogCause`). */
+  readonly backlogCause?: string;
   /**
    * Whether each activity goes through a fanout message whose handling
    * the runner counts (`Observation.fanoutsHandled`): the queue then fills
@@ -142,7 +144,9 @@ export class ProgressWatch {
   constructor(options: WatchOptions) {
     this.#options = options;
     this.#lastActivity = options.startMs;
-    this.#rule = options.limits == null ? null : new StopRule(options.limits);
+    this.#rule = options.limits == null
+      ? null
+      : new StopRule(options.limits, options.backlogCause);
     this.#filledAt = options.fansOut === true ? null : undefined;
   }
 

@@ -89,7 +89,7 @@ function heldUntilRestart(inner: Driver, startId: StartId): Driver {
     ...inner,
     name: `${inner.name}-held`,
     description: `test: ${inner.name}, consumed only after a server restart`,
-    inDefaultSuite: false,
+    suite: "named",
     module: import.meta.url,
     async prepare(context) {
       const prepared = await inner.prepare!(context);

@@ -3,12 +3,11 @@
  *
  * @module
  */
-import { choice, positive, seconds, text } from "../kinds.ts";
+import { choice, seconds, text } from "../kinds.ts";
 import { optional, repeated, toggle, value } from "../spec.ts";
 import {
-  DEFAULT_BUDGET_OF_NONE,
-  DEFAULT_BUDGET_SECONDS,
   DEFAULT_LOG_LEVEL,
+  DEFAULT_TIMEOUT_SECONDS,
   LOG_LEVELS,
   NEAR_END,
 } from "./limits.ts";
@@ -23,8 +22,12 @@ export const OUTPUT_PARAMS = [
     name: "timeoutSeconds",
     flag: "timeout",
     kind: seconds(),
-    default: 600,
-    help: "time limit per run of a configuration",
+    default: DEFAULT_TIMEOUT_SECONDS,
+    help: "time limit per run of a configuration: a run still delivering " +
+      "after S seconds, or sure by its own measured rate not to finish " +
+      "within S (its estimate's optimistic bound lies beyond), is stopped " +
+      "and reported incomplete, with a labelled estimate of its total once " +
+      "its rate has settled",
     section: SECTION,
     affects: "nothing",
     record: { path: "timeoutSeconds" },
@@ -44,34 +47,23 @@ export const OUTPUT_PARAMS = [
     name: "budgetSeconds",
     flag: "budget",
     kind: seconds(),
-    help: "per-row budget in seconds: a run still delivering after S " +
-      "seconds, or sure by its measured rate not to finish within " +
-      `${NEAR_END} × S, is stopped and reported incomplete, with a labelled ` +
-      "estimate of its total time once its rate has settled (default: " +
-      "--budget-none's multiple of the none row, or " +
-      `${DEFAULT_BUDGET_SECONDS} s in a run without it)`,
+    help: "a per-row budget in seconds, shorter than the time limit, for a " +
+      "quick look: a run still delivering after S seconds, or sure by its " +
+      `measured rate not to finish within ${NEAR_END} × S, is stopped and ` +
+      "reported incomplete, with a labelled estimate of its total once its " +
+      "rate has settled (default: none, every row to its end or the time " +
+      "limit)",
     section: SECTION,
     affects: "nothing",
     record: { path: "budgetSeconds", when: "set" },
-  }),
-  optional({
-    name: "budgetOfNone",
-    flag: "budget-none",
-    kind: positive(10, "times the none row's total", "K"),
-    help: "per-row budget as K times the none row's total on this host " +
-      `(default ${DEFAULT_BUDGET_OF_NONE}; the none row then runs first), ` +
-      "so that the same rows finish on a faster or slower machine; " +
-      "--budget S sets seconds instead",
-    section: SECTION,
-    affects: "nothing",
-    record: { path: "budgetOfNone", when: "set" },
   }),
   toggle({
     name: "untilDone",
     flag: "until-done",
     default: false,
-    help: "no budget: measure every run to its end (the time limit still " +
-      "applies; raise --timeout for slow queues)",
+    help: "no budget even where a --scenario sets one: measure every run " +
+      "to its end (the time limit still applies; raise --timeout for slow " +
+      "queues)",
     section: SECTION,
     affects: "nothing",
     record: { path: "untilDone", when: "not-default" },

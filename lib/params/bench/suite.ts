@@ -55,8 +55,11 @@ export const SUITE_PARAMS = [
     default: [],
     item: "driver name",
     example: "in-process,redis",
-    help: "drivers to run (default: the default suite and any " +
-      "--driver-module drivers; see --list)",
+    help: "drivers to run (default: the original benchmark's: none, " +
+      "in-process, deno-kv-single, redis, postgres, and any --driver-module " +
+      "drivers); all adds every other queue a Fedify user can deploy " +
+      "(amqp, sqlite, mysql, deno-kv) and the baseline; baseline adds the " +
+      "baseline rows; see --list",
     section: SECTION,
     affects: "nothing",
   }),
@@ -164,7 +167,8 @@ export const SUITE_PARAMS = [
     flag: "no-baseline",
     negated: true,
     default: true,
-    help: "skip the baseline rows (direct signed POSTs, no queue)",
+    help: "never run the baseline rows (direct signed POSTs, no queue), " +
+      "even where --drivers all or baseline asks for them",
     section: SECTION,
     affects: "nothing",
   }),
