@@ -77,6 +77,11 @@ export function limitsNote(
     `stopped earlier and reported incomplete, with that estimate`;
 }
 
+/** Seconds in words, with thousands separated: `1,200`. */
+function secondsText(seconds: number): string {
+  return seconds.toLocaleString("en-US");
+}
+
 /** A rate in words: one decimal, two below 10. */
 function perSecond(rate: number): string {
   return rate.toFixed(rate < 10 ? 2 : 1);
@@ -212,7 +217,7 @@ export class StopRule {
       if (limit.stoppedBy === "time limit") {
         return {
           stoppedBy: "time limit",
-          reason: `timed out after ${limit.seconds} s` +
+          reason: `timed out after ${secondsText(limit.seconds)} s` +
             unsettledNote(estimate, observed),
           estimate: kept,
         };
@@ -225,7 +230,7 @@ export class StopRule {
       }
       return {
         stoppedBy: "budget",
-        reason: `budget of ${limit.seconds} s reached` +
+        reason: `budget of ${secondsText(limit.seconds)} s reached` +
           (estimate == null
             ? ""
             : kept != null
@@ -248,8 +253,8 @@ export class StopRule {
         stoppedBy: limit.stoppedBy,
         reason: `stopped at ${at} s: cannot finish within ` +
           (limit.stoppedBy === "budget"
-            ? `${NEAR_END}× the budget of ${limit.seconds} s`
-            : `the time limit of ${limit.seconds} s`) +
+            ? `${NEAR_END}× the budget of ${secondsText(limit.seconds)} s`
+            : `the time limit of ${secondsText(limit.seconds)} s`) +
           ` (its estimate's optimistic bound is ` +
           `${Math.round(estimate.lowSeconds)} s)` +
           (estimate.backlog != null && this.#backlogCause != null
