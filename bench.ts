@@ -73,17 +73,16 @@ async function list(drivers: readonly Driver[]): Promise<void> {
     );
   }
   console.log(
-    `\nA default run (deno task bench, no flags) measures ` +
-      `${defaultSuite.join(", ")} at ×1 and ×4 (--drivers all adds ` +
-      `${allSuite.filter((name) => !defaultSuite.includes(name)).join(", ")}` +
-      ` and the baseline) and takes ` +
+    `\nA default run (deno task bench, no flags) takes about ` +
+      `${DEFAULT_RUN_MINUTES} minutes on a 2-core machine ` +
       (DEFAULT_RUN_SIMULATED
-        ? `at most about ${DEFAULT_RUN_MINUTES} minutes on a 2-core machine ` +
-          "(a bound, not yet measured)"
-        : `about ${DEFAULT_RUN_MINUTES} minutes on a 2-core machine ` +
-          "(measured: the published results/latest.json)") +
-      `: each row runs to its end, up to its time limit of ` +
-      `${DEFAULT_TIMEOUT_SECONDS} s (--timeout); a row that its own ` +
+        ? "(a bound, not yet measured)"
+        : "(measured: the published results/latest.json)") +
+      ` and measures ${defaultSuite.join(", ")} at ×1 and ×4 (--drivers ` +
+      `all adds ${
+        allSuite.filter((name) => !defaultSuite.includes(name)).join(", ")
+      } and the baseline): each row runs to its end, up to its time limit ` +
+      `of ${DEFAULT_TIMEOUT_SECONDS} s (--timeout); a row that its own ` +
       "measured rate shows cannot finish within that is stopped earlier " +
       "and reported incomplete, with a labelled estimate of its total.",
   );

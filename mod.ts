@@ -38,6 +38,7 @@ export type {
   OrderingSupport,
   PrepareContext,
   PreparedQueue,
+  SuiteTier,
 } from "./drivers/driver.ts";
 export type {
   ServiceDefinition,
@@ -117,6 +118,7 @@ export {
   findDriver,
   loadDrivers,
   selectDrivers,
+  type Selection,
 } from "./drivers/mod.ts";
 export {
   renderMarkdown,

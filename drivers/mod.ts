@@ -43,6 +43,7 @@ export type {
   PrepareContext,
   PreparedQueue,
   RuntimeName,
+  SuiteTier,
 } from "./driver.ts";
 export type {
   ServiceDefinition,

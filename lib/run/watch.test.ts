@@ -156,10 +156,11 @@ Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
 });
 
 Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget with an estimate", () => {
-  // One delivery every 0.4 s of 100: 40 s in all, against a 20 s budget;
-  // its optimistic bound (the rest taking 0.4 of its estimate, 0.6 t + 16 s)
-  // never lies past 1.5 × 20 s before the budget, so it is stopped there,
-  // not earlier, on a rate that has settled.
+  // One delivery every 0.33 s of 100: 33 s in all, against a 20 s budget;
+  // its optimistic bound (the rest taking REST_LOW, 0.7, of its estimate:
+  // 0.3 t + 23.1 s) never lies past 1.5 × 20 s before the budget, so it is
+  // stopped there, not earlier, on a rate that has settled, its estimate
+  // beyond 1.5 × the budget.
   const expected = 100;
   const w = watch({
     expected,
@@ -170,7 +171,7 @@ Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget w
   let t = 0;
   while (verdict === "waiting" && t < 60_000) {
     t += 250;
-    const delivered = Math.floor(t / 400);
+    const delivered = Math.floor(t / 330);
     verdict = w.observe({
       nowMs: t,
       stats: inboxStats(expected, {
