@@ -235,7 +235,9 @@ export class StopRule {
             ? ""
             : kept != null
             ? ` while still delivering, with an estimated total of ` +
-              `${Math.round(estimate.totalSeconds)} s, beyond ${NEAR_END}× ` +
+              `${
+                secondsText(Math.round(estimate.totalSeconds))
+              } s, beyond ${NEAR_END}× ` +
               `the budget`
             : ` while still delivering` + unsettledNote(estimate, observed)),
         estimate: kept,
@@ -256,7 +258,7 @@ export class StopRule {
             ? `${NEAR_END}× the budget of ${secondsText(limit.seconds)} s`
             : `the time limit of ${secondsText(limit.seconds)} s`) +
           ` (its estimate's optimistic bound is ` +
-          `${Math.round(estimate.lowSeconds)} s)` +
+          `${secondsText(Math.round(estimate.lowSeconds))} s)` +
           (estimate.backlog != null && this.#backlogCause != null
             ? `: ${this.#backlogCause}`
             : ""),
