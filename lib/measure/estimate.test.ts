@@ -217,7 +217,7 @@ Deno.test("a queue whose dequeue reads its backlog: a delivery's time falls with
   })!;
   assert.match(
     capped.basis,
-    /the 2\.00 ms measured by dequeue-cost, .*; held to 0\.0\d+ ms, as the window's own time per delivery allows no more/,
+    /the 2\.00 ms measured by dequeue-cost, as .*; held to 0\.0\d+ ms, as the window's own time per delivery allows no more/,
   );
   assert.ok(capped.totalSeconds < backlog.totalSeconds);
 });
@@ -272,7 +272,7 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
     expected,
     dequeueMsPerQueued: 0.04,
   })!;
-  assert.equal(estimate.backlog?.fitted, true);
+  assert.equal(estimate.backlog?.from, "fitted");
   assert.ok(
     Math.abs(estimate.backlog!.msPerQueued / 0.02 - 1) < 0.05,
     `${estimate.backlog!.msPerQueued} ms`,
@@ -284,7 +284,7 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
   );
   assert.match(
     estimate.basis,
-    /0\.0\d+ ms ± 0\.0\d+ ms fitted on the window, where the backlog moved \d+ %; dequeue-cost measured 0\.0400 ms, the fit 0\.\d\d× that/,
+    /0\.0\d+ ms ± 0\.0\d+ ms fitted on the window, where the backlog moved \d+ %; dequeue-cost measured 0\.0400 ms, this 0\.\d\d× that/,
   );
   // Early on the window's backlog moves too little: dequeue-cost's cost,
   // and the basis says why.
@@ -294,6 +294,30 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
     expected,
     dequeueMsPerQueued: 0.04,
   })!;
-  assert.equal(early.backlog?.fitted, false);
-  assert.match(early.basis, /too little to fit it/);
+  assert.equal(early.backlog?.from, "dequeue-cost");
+  assert.match(early.basis, /too little to fit the cost/);
+  // … unless the row's stages measured what a delivery spends outside the
+  // dequeue: the rest of the window's time per delivery is the backlog's.
+  const handler = estimateTotal({
+    points,
+    nowSeconds: 100,
+    expected,
+    dequeueMsPerQueued: 0.04,
+    fixedMsPerDelivery: 5,
+  })!;
+  assert.equal(handler.backlog?.from, "handler");
+  assert.ok(
+    Math.abs(handler.backlog!.msPerQueued / 0.02 - 1) < 0.05,
+    `${handler.backlog!.msPerQueued} ms`,
+  );
+  assert.ok(
+    Math.abs(handler.totalSeconds / actual - 1) < 0.02,
+    `${handler.totalSeconds} s against ${actual} s`,
+  );
+  assert.match(
+    handler.basis,
+    /5\.00 ms plus 0\.0\d+ ms per message still waiting \(the window's backlog moved \d+ %, too little to fit the cost .*, so the window's time per delivery less the 5\.00 ms its stages spend handling a delivery, over the [\d,]+ waiting; dequeue-cost measured 0\.0400 ms, this 0\.\d\d× that\)/,
+  );
+  // dequeue-cost's cost, twice the row's, is more than the window allows.
+  assert.match(early.basis, /held to 0\.0\d+ ms/);
 });

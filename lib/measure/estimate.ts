@@ -90,6 +90,15 @@ export interface EstimateInput {
    * out, and the backlog is not yet what remains.
    */
   readonly filledAtSeconds?: number | null;
+  /**
+   * For a queue whose dequeue reads its backlog: the part of a delivery's
+   * time that does not grow with the backlog, ms, as the row's own stages
+   * measure it (its outbox handler's mean time ÷ its parallelism: the work
+   * a delivery waits for between two dequeues).  Where the window's backlog
+   * moved too little to fit the cost, the rest of the window's time per
+   * delivery is then the backlog's.  Absent when not measured.
+   */
+  readonly fixedMsPerDelivery?: number;
 }
 
 /** An estimate of a run's total time and how it was made. */
@@ -121,19 +130,22 @@ export interface TotalEstimate {
   readonly filling: boolean;
   /** Deliveries so far. */
   readonly delivered: number;
+  /** Deliveries the run must see in all (`EstimateInput.expected`). */
+  readonly expected: number;
   /** How it was made, in words. */
   readonly basis: string;
   /**
    * For a queue whose dequeue reads its backlog: the cost per message
-   * waiting the estimate used, ms, whether it was fitted on the window
-   * (else dequeue-cost's measurement, or less where the window allows no
-   * more), and dequeue-cost's measurement.
+   * waiting the estimate used, ms, where it came from
+   * ({@link BacklogCostSource}), and dequeue-cost's measurement.
    */
   readonly backlog?: {
     readonly msPerQueued: number;
-    readonly fitted: boolean;
+    readonly from: BacklogCostSource;
     readonly measuredMsPerQueued: number;
   };
+  /** Deliveries within the window the rate was measured over. */
+  readonly windowDeliveries: number;
 }
 
 /**
@@ -171,21 +183,21 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   // With a dequeue that reads the backlog, a delivery's time is a + c × the
   // messages still waiting: over the window, a + c × the backlog at its
   // middle delivery, and the rest is a × remaining + c × remaining² ÷ 2.
-  // c is fitted on the window where its backlog moved enough to tell it,
-  // else the dequeue's cost measured by dequeue-cost; never more than the
-  // window's own time per delivery allows (a ≥ 0).
   const cost = input.dequeueMsPerQueued;
   const backlog = cost != null && cost > 0;
   const perDelivery = window / inWindow;
   const midBacklog = expected - (delivered - inWindow / 2);
-  const fit = backlog
-    ? fitBacklogCost(increases, start, nowSeconds, expected)
+  const model = backlog
+    ? backlogModel(
+      fitBacklogCost(increases, start, nowSeconds, expected),
+      perDelivery,
+      midBacklog,
+      cost,
+      input.fixedMsPerDelivery,
+    )
     : null;
-  const fitted = fit != null && fit.move >= FIT_MIN_BACKLOG_MOVE &&
-    fit.cMs > 0 && fit.seMs <= FIT_MAX_RELATIVE_ERROR * fit.cMs;
-  const cMs = !backlog ? 0 : fitted ? fit!.cMs : cost;
-  const c = Math.min(cMs / 1000, perDelivery / midBacklog);
-  const a = perDelivery - c * midBacklog;
+  const a = model?.a ?? 0;
+  const c = model?.c ?? 0;
   const rest = backlog
     ? a * remaining + c * remaining * (remaining + 1) / 2
     : remaining / rate;
@@ -193,28 +205,12 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     ? [BACKLOG_REST_LOW, BACKLOG_REST_HIGH]
     : [REST_LOW, REST_HIGH];
   const bounds = boundsText(low, high);
-  const source = !backlog
-    ? ""
-    : fitted
-    ? `${ms(fit!.cMs)} ± ${ms(fit!.seMs)} fitted on the window, where the ` +
-      `backlog moved ${percent(fit!.move)}; dequeue-cost measured ${
-        ms(cost)
-      }, the fit ${(fit!.cMs / cost).toFixed(2)}× that`
-    : `the ${ms(cost)} measured by dequeue-cost, as the window's backlog ` +
-      `moved ${percent(fit?.move ?? 0)}, too little to fit it (a fit needs ${
-        percent(FIT_MIN_BACKLOG_MOVE)
-      } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
-  const held = c * 1000 < cMs
-    ? `; held to ${
-      ms(c * 1000)
-    }, as the window's own time per delivery allows no more`
-    : "";
-  const how = backlog
+  const how = model != null
     ? `the remaining ${fmt(remaining)} at a time per delivery that falls ` +
       `with the backlog, as this queue's dequeue reads its whole backlog: ` +
       `${ms(a * 1000)} plus ${
         ms(c * 1000)
-      } per message still waiting (${source}${held}), ${
+      } per message still waiting (${model.source}), ${
         ms((a + c * remaining) * 1000)
       } a delivery now, ${bounds}`
     : `the remaining ${fmt(remaining)} at that rate, ${bounds}`;
@@ -257,15 +253,17 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
           : "the recent half of the run"
       })${pace}; ${how}`;
   return {
-    ...(backlog
+    ...(model != null
       ? {
         backlog: {
           msPerQueued: c * 1000,
-          fitted,
-          measuredMsPerQueued: cost,
+          from: model.from,
+          measuredMsPerQueued: cost!,
         },
       }
       : {}),
+    windowDeliveries: inWindow,
+    expected,
     totalSeconds: round1(nowSeconds + rest),
     lowSeconds: round1(nowSeconds + rest * low),
     highSeconds: round1(nowSeconds + rest * high),
@@ -278,6 +276,97 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     delivered,
     basis,
   };
+}
+
+/**
+ * Where a backlog estimate's cost per message waiting came from: `fitted`
+ * on the window, where its backlog moved enough; the window's own time per
+ * delivery less the row's `handler` time (its stages), per message waiting
+ * at the window's middle; or `dequeue-cost`'s measurement (held to what the
+ * window's time per delivery allows).
+ */
+export type BacklogCostSource = "fitted" | "handler" | "dequeue-cost";
+
+/** The line a + c × backlog a backlog estimate goes by, and its source. */
+interface BacklogModel {
+  /** Seconds per delivery that do not grow with the backlog. */
+  readonly a: number;
+  /** Seconds per delivery per message waiting. */
+  readonly c: number;
+  /** Where c came from. */
+  readonly from: BacklogCostSource;
+  /** That, in words, with dequeue-cost's measurement beside it. */
+  readonly source: string;
+}
+
+/**
+ * The a + c × backlog of a window, in order of what the row itself tells:
+ * a fit on the window where its backlog moved by at least
+ * {@link FIT_MIN_BACKLOG_MOVE} of itself with a standard error within
+ * {@link FIT_MAX_RELATIVE_ERROR}; else, with the row's own measure of the
+ * work that does not grow with the backlog (`fixedMs`), the rest of the
+ * window's time per delivery over the backlog at its middle; else
+ * dequeue-cost's `costMs`.  c is never more than the window's whole time
+ * per delivery allows (a ≥ 0).
+ */
+function backlogModel(
+  fit: BacklogFit | null,
+  perDelivery: number,
+  midBacklog: number,
+  costMs: number,
+  fixedMs: number | undefined,
+): BacklogModel {
+  const ratio = (cMs: number) =>
+    `dequeue-cost measured ${ms(costMs)}, this ${
+      (cMs / costMs).toFixed(2)
+    }× that`;
+  const cap = perDelivery / midBacklog;
+  if (
+    fit != null && fit.move >= FIT_MIN_BACKLOG_MOVE && fit.cMs > 0 &&
+    fit.seMs <= FIT_MAX_RELATIVE_ERROR * fit.cMs
+  ) {
+    const c = Math.min(fit.cMs / 1000, cap);
+    return {
+      a: perDelivery - c * midBacklog,
+      c,
+      from: "fitted",
+      source: `${ms(fit.cMs)} ± ${ms(fit.seMs)} fitted on the window, ` +
+        `where the backlog moved ${percent(fit.move)}; ${ratio(fit.cMs)}` +
+        (c < fit.cMs / 1000 ? held(c) : ""),
+    };
+  }
+  const unfit = `the window's backlog moved ${
+    percent(fit?.move ?? 0)
+  }, too little to fit the cost (a fit needs ${
+    percent(FIT_MIN_BACKLOG_MOVE)
+  } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
+  if (fixedMs != null && fixedMs >= 0) {
+    const a = Math.min(fixedMs / 1000, perDelivery);
+    const c = (perDelivery - a) / midBacklog;
+    return {
+      a,
+      c,
+      from: "handler",
+      source: `${unfit}, so the window's time per delivery less the ` +
+        `${ms(a * 1000)} its stages spend handling a delivery, over the ` +
+        `${fmt(Math.round(midBacklog))} waiting; ${ratio(c * 1000)}`,
+    };
+  }
+  const c = Math.min(costMs / 1000, cap);
+  return {
+    a: perDelivery - c * midBacklog,
+    c,
+    from: "dequeue-cost",
+    source: `the ${ms(costMs)} measured by dequeue-cost, as ${unfit}` +
+      (c < costMs / 1000 ? held(c) : ""),
+  };
+}
+
+/** What a cost held to the window's time per delivery says, in words. */
+function held(c: number): string {
+  return `; held to ${
+    ms(c * 1000)
+  }, as the window's own time per delivery allows no more`;
 }
 
 /**

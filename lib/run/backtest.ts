@@ -185,6 +185,41 @@ export function backTestable(
     row.totalSeconds >= minSeconds && row.delivered >= minDeliveries;
 }
 
+/**
+ * The part of a recorded row's delivery time that does not grow with its
+ * backlog, ms (`EstimateInput.fixedMsPerDelivery`): its outbox handler's
+ * mean time over the run ÷ its parallelism, from its stages; `undefined`
+ * without them.  The live watch has the mean so far instead.
+ */
+export function fixedMsOf(
+  row: RunResult & { readonly parallelism: number },
+): number | undefined {
+  const outbox = row.stages?.byStage.outbox;
+  return outbox == null ? undefined : outbox.meanMs / row.parallelism;
+}
+
+/**
+ * The estimate a recorded row's watch would have made at `seconds` of the
+ * time to `target` deliveries, from what it recorded.
+ */
+function estimateAt(
+  row: ConfigurationResult,
+  points: readonly DeliveryPoint[],
+  seconds: number,
+  target: number,
+  packages: RecordedPackages,
+): TotalEstimate | null {
+  const fixedMs = fixedMsOf(row);
+  return estimateTotal({
+    points,
+    nowSeconds: seconds,
+    expected: target,
+    dequeueMsPerQueued: dequeueCostOf(row, packages),
+    filledAtSeconds: filledAtAt(row, seconds),
+    ...(fixedMs == null ? {} : { fixedMsPerDelivery: fixedMs }),
+  });
+}
+
 /** One case: the estimate at `atSeconds` of the time to `target`. */
 function testCase(
   file: string,
@@ -195,13 +230,13 @@ function testCase(
   actualSeconds: number,
   packages: RecordedPackages,
 ): BackTestCase | null {
-  const estimate = estimateTotal({
-    points: timelinePoints(row),
-    nowSeconds: atSeconds,
-    expected: target,
-    dequeueMsPerQueued: dequeueCostOf(row, packages),
-    filledAtSeconds: filledAtAt(row, atSeconds),
-  });
+  const estimate = estimateAt(
+    row,
+    timelinePoints(row),
+    atSeconds,
+    target,
+    packages,
+  );
   if (estimate == null) return null;
   return {
     file,
@@ -310,13 +345,7 @@ export function firstJudged(
 ): number | null {
   const points = timelinePoints(row);
   for (const [t] of points) {
-    const estimate = estimateTotal({
-      points,
-      nowSeconds: t,
-      expected: row.expected,
-      dequeueMsPerQueued: dequeueCostOf(row, packages),
-      filledAtSeconds: filledAtAt(row, t),
-    });
+    const estimate = estimateAt(row, points, t, row.expected, packages);
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     if (sendDone && judgedAt(t, estimate, DEFAULT_TIMEOUT_SECONDS)) return t;
   }
@@ -472,7 +501,7 @@ export interface SimulatedSuite {
  * cut at the latest.
  */
 export function simulateRow(
-  row: RunResult & { id: string; driver: string },
+  row: ConfigurationResult,
   limits: RunLimits,
   packages: RecordedPackages = {},
 ): SimulatedRow {
@@ -492,13 +521,7 @@ export function simulateRow(
       return { id: row.id, seconds: finishAt, finished: true, reason: null };
     }
     if (t > recordedEnd) break;
-    const estimate = estimateTotal({
-      points,
-      nowSeconds: t,
-      expected: row.expected,
-      dequeueMsPerQueued: dequeueCostOf(row, packages),
-      filledAtSeconds: filledAtAt(row, t),
-    });
+    const estimate = estimateAt(row, points, t, row.expected, packages);
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     const stop = rule.decide(t, estimate, sendDone);
     if (stop != null) {

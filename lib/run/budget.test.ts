@@ -38,9 +38,10 @@ Deno.test("a run that will finish within its budget goes on", () => {
 });
 
 Deno.test("a run clearly beyond its budget on a settled rate is stopped once observed long enough", () => {
-  // 1,000 s at 10/s: its optimistic bound, 30 + 0.7 × 9,700 / 10 = 709 s,
-  // lies beyond 1.5 × 120 s.
-  const early = at(MIN_OBSERVED_SECONDS - 1, 10, 10_000);
+  // 1,000 s at 30/s: its optimistic bound, 30 + 0.7 × 29,100 / 30 = 709 s,
+  // lies beyond 1.5 × 120 s; its 15 s window holds 450 deliveries, enough
+  // to judge a rate by.
+  const early = at(MIN_OBSERVED_SECONDS - 1, 30, 30_000);
   assert.ok(early.settled && early.lowSeconds > NEAR_END * 120);
   assert.equal(
     new StopRule(budget).decide(MIN_OBSERVED_SECONDS - 1, early),
@@ -48,7 +49,7 @@ Deno.test("a run clearly beyond its budget on a settled rate is stopped once obs
   );
   const decision = new StopRule(budget).decide(
     MIN_OBSERVED_SECONDS,
-    at(MIN_OBSERVED_SECONDS, 10, 10_000),
+    at(MIN_OBSERVED_SECONDS, 30, 30_000),
   );
   assert.equal(decision?.stoppedBy, "budget");
   assert.match(
@@ -58,15 +59,15 @@ Deno.test("a run clearly beyond its budget on a settled rate is stopped once obs
 });
 
 Deno.test("a window cut short where the queue filled does not stop a run early until it spans half the watch", () => {
-  // 10/s, hopeless against the budget, but the queue filled at 50 s: at
+  // 30/s, hopeless against the budget, but the queue filled at 50 s: at
   // 52 s the window is 2 s long; from 65 s it spans 15 s.
   const points: [number, number][] = [];
-  for (let t = 1; t <= 70; t++) points.push([t, t * 10]);
+  for (let t = 1; t <= 70; t++) points.push([t, t * 30]);
   const estimate = (now: number) =>
     estimateTotal({
       points,
       nowSeconds: now,
-      expected: 10_000,
+      expected: 30_000,
       filledAtSeconds: 50,
     })!;
   const rule = new StopRule(budget);
@@ -93,7 +94,7 @@ Deno.test("a run near its end at its budget runs to its end, up to the time limi
   // while it can still finish within it.
   assert.equal(rule.decide(300, at(300, 20, 10_000)), null);
   assert.equal(
-    rule.decide(600, at(600, 1, 10_000))?.reason,
+    rule.decide(600, at(600, 2, 10_000))?.reason,
     "timed out after 600 s",
   );
 });
@@ -121,7 +122,7 @@ Deno.test("a run beyond 1.5× its budget is stopped at its budget, with its esti
 Deno.test("without a budget the time limit binds", () => {
   const untilDone = { budgetSeconds: null, timeoutSeconds: 600 };
   assert.equal(new StopRule(untilDone).decide(300, at(300, 50, 10_000)), null);
-  const hopeless = new StopRule(untilDone).decide(60, at(60, 1, 10_000));
+  const hopeless = new StopRule(untilDone).decide(60, at(60, 20, 100_000));
   assert.equal(hopeless?.stoppedBy, "time limit");
   assert.match(hopeless!.reason, /within the time limit of 600 s/);
   assert.equal(
@@ -208,10 +209,10 @@ Deno.test("a run stopped at its budget a moment after its queue filled carries n
 });
 
 Deno.test("a row stopped on an estimate that falls with its backlog names why its queue slows", () => {
-  // 10/s against a time limit of 600 s, on a queue whose dequeue reads its
+  // 30/s against a time limit of 600 s, on a queue whose dequeue reads its
   // backlog.
   const points: [number, number][] = [];
-  for (let t = 1; t <= 40; t++) points.push([t, t * 10]);
+  for (let t = 1; t <= 40; t++) points.push([t, t * 30]);
   const estimate = estimateTotal({
     points,
     nowSeconds: 40,

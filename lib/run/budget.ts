@@ -16,6 +16,28 @@ import { NEAR_END } from "../params/mod.ts";
  */
 export const MIN_OBSERVED_SECONDS = 30;
 
+/**
+ * The least deliveries a rate is judged over, or {@link MIN_WINDOW_SHARE} of
+ * the run's deliveries when that is fewer: counted over fewer, a rate moves
+ * by its counting noise (about 1 ÷ √n: 5 % at 400), and two runs of a slow
+ * queue (Redis, 2–3 deliveries a second after its queue filled) estimated
+ * 18 % apart from 15 s windows of about 40 deliveries.
+ */
+export const MIN_WINDOW_DELIVERIES = 400;
+/**
+ * … a share of the run's deliveries, for a small run, whose whole count is
+ * no more than a few windows.
+ */
+export const MIN_WINDOW_SHARE = 0.05;
+
+/** The least deliveries a rate of a run of `expected` is judged over. */
+function leastWindow(expected: number): number {
+  return Math.min(
+    MIN_WINDOW_DELIVERIES,
+    Math.ceil(MIN_WINDOW_SHARE * expected),
+  );
+}
+
 /** The limits one run is held to. */
 export interface RunLimits {
   /** The per-row budget in seconds; `null` with `--until-done`. */
@@ -99,15 +121,17 @@ function observedSeconds(limitSeconds: number): number {
 /**
  * Whether an estimate may stand for a run's pace: its rate settled
  * (`TotalEstimate.settled`) over a window of at least half the least watch
- * (`observed`), the same the early stop asks for; a window cut short where
- * the queue filled a second before the budget measures no pace.
+ * (`observed`) and {@link leastWindow} deliveries, the same the
+ * early stop asks for; a window cut short where the queue filled a second
+ * before the budget measures no pace.
  */
 function judged(
   estimate: TotalEstimate | null,
   observed: number,
 ): boolean {
   return estimate != null && estimate.settled &&
-    estimate.windowSeconds >= observed / 2;
+    estimate.windowSeconds >= observed / 2 &&
+    estimate.windowDeliveries >= leastWindow(estimate.expected);
 }
 
 /**
@@ -138,11 +162,18 @@ function unsettledNote(
 ): string {
   if (estimate == null || judged(estimate, observed)) return "";
   const [older, newer] = estimate.halfRates;
-  const why = estimate.settled
+  const why = estimate.settled &&
+      estimate.windowSeconds < observed / 2
     ? `its rate held over only the last ${
       Number(estimate.windowSeconds.toFixed(1))
     } s, under the ${Number((observed / 2).toFixed(1))} s a rate is ` +
       "judged over"
+    : estimate.settled
+    ? `its rate held over only the last ${
+      estimate.windowDeliveries.toLocaleString("en-US")
+    } deliveries, under the ${
+      leastWindow(estimate.expected)
+    } a rate is judged over`
     : estimate.filling
     ? "its queue was still filling (not every activity's fanout handled), " +
       "so its consumer still shared its time with fanning out"

@@ -291,6 +291,25 @@ export class RunProcesses {
   }
 
   /**
+   * The mean time, ms, of Fedify's outbox handler over every delivery the
+   * app's processes have timed so far (their `stages` messages' `outbox`
+   * samples); `undefined` before any (or without stage timing).
+   */
+  outboxHandlerMs(): number | undefined {
+    let sum = 0;
+    let count = 0;
+    for (const child of this.#children) {
+      for (const message of child.all("stages")) {
+        for (const ms of message.samples.outbox ?? []) {
+          sum += ms;
+          count++;
+        }
+      }
+    }
+    return count === 0 ? undefined : sum / count;
+  }
+
+  /**
    * Each app process's `stages` messages, one list per process that sent
    * any, in start order.
    */

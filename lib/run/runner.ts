@@ -361,6 +361,7 @@ class Run {
       limits: this.#limits(),
       dequeueMsPerQueued: this.#configuration.driver.dequeueMsPerQueued,
       backlogCause: this.#configuration.driver.backlogCause,
+      parallelism: this.#configuration.parallelism,
       fansOut: this.#fansOut(),
     });
     this.#watch = watch;
@@ -397,6 +398,7 @@ class Run {
           : sender.latest("progress")?.sent ?? 0,
         sendDone: this.#sent != null,
         fanoutsHandled: this.#processes.fanoutsHandled(),
+        outboxHandlerMs: this.#processes.outboxHandlerMs(),
       });
       if (verdict === "done") break;
       if (verdict === "stalled") {

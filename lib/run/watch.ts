@@ -76,6 +76,12 @@ export interface WatchOptions {
   /** Why the queue slows with its backlog (`Driver.backlogCause`). */
   readonly backlogCause?: string;
   /**
+   * The handler slots each consumer has (`ParallelMessageQueue`'s level):
+   * a delivery waits for its outbox handler's time ÷ this between two
+   * dequeues, the part of its time that does not grow with the backlog.
+   */
+  readonly parallelism?: number;
+  /**
    * Whether each activity goes through a fanout message whose handling
    * the runner counts (`Observation.fanoutsHandled`): the queue then fills
    * until every sent activity's fanout is handled, and until then its
@@ -100,6 +106,11 @@ export interface Observation {
   readonly sendDone: boolean;
   /** Fanout messages handled so far (with `WatchOptions.fansOut`). */
   readonly fanoutsHandled?: number;
+  /**
+   * The mean time of Fedify's outbox handler so far, ms, from the app's
+   * stage timings; absent without them.
+   */
+  readonly outboxHandlerMs?: number;
 }
 
 /**
@@ -207,6 +218,10 @@ export class ProgressWatch {
       expected: options.expected - stats.goneDeliveries,
       dequeueMsPerQueued: options.dequeueMsPerQueued,
       filledAtSeconds: this.#filledAt,
+      ...(observation.outboxHandlerMs == null ? {} : {
+        fixedMsPerDelivery: observation.outboxHandlerMs /
+          (options.parallelism ?? 1),
+      }),
     });
     if (nowMs - this.#lastReport >= REPORT_MS) {
       this.#lastReport = nowMs;
