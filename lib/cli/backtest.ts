@@ -132,6 +132,7 @@ export async function main(args: readonly string[]): Promise<number> {
       defaultLimitsOf(s.document),
       CUTS,
       s.document.environment?.packages,
+      s.document.params.total,
     )
   );
   const projections = sources.flatMap((s) =>
@@ -140,6 +141,7 @@ export async function main(args: readonly string[]): Promise<number> {
       s.document.results,
       CUTS,
       s.document.environment?.packages,
+      s.document.params.total,
     )
   );
   printCases(

@@ -321,3 +321,76 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
   // dequeue-cost's cost, twice the row's, is more than the window allows.
   assert.match(early.basis, /held to 0\.0\d+ ms/);
 });
+
+/**
+ * A queue whose every hand-out takes `a + c × waiting` seconds, filling
+ * from `activities` fanout messages of `perFanout` outbox messages each,
+ * one fanout message in every `every` hand-outs while any is left (and
+ * whenever nothing else waits): its deliveries and fanout points, once a
+ * second, and when its last delivery came.
+ */
+function fillingQueue(
+  activities: number,
+  perFanout: number,
+  every: number,
+  a: number,
+  c: number,
+): { deliveries: DeliveryPoint[]; fanouts: DeliveryPoint[]; end: number } {
+  const deliveries: DeliveryPoint[] = [];
+  const fanouts: DeliveryPoint[] = [];
+  let t = 0;
+  let fanned = 0;
+  let delivered = 0;
+  let outbox = 0;
+  let next = 1;
+  for (let handed = 0; delivered < activities * perFanout; handed++) {
+    t += a + c * (activities - fanned + outbox);
+    if (fanned < activities && (handed % every === 0 || outbox === 0)) {
+      fanned++;
+      outbox += perFanout;
+    } else {
+      outbox--;
+      delivered++;
+    }
+    while (t >= next) {
+      deliveries.push([next, delivered]);
+      fanouts.push([next, fanned]);
+      next++;
+    }
+  }
+  return { deliveries, fanouts, end: t };
+}
+
+Deno.test("a backlog queue still filling is estimated from the messages it hands out, and settles only near its peak backlog", () => {
+  const queue = fillingQueue(100, 100, 3, 0.002, 0.00002);
+  const estimateWhen = (fanned: number) => {
+    const now = queue.fanouts.find(([, n]) => n >= fanned)![0];
+    return estimateTotal({
+      points: queue.deliveries,
+      nowSeconds: now,
+      expected: 10_000,
+      dequeueMsPerQueued: 0.02,
+      filledAtSeconds: null,
+      fixedMsPerDelivery: 2,
+      fanouts: { points: queue.fanouts, total: 100, perFanout: 100 },
+    });
+  };
+  const early = estimateWhen(50);
+  assert.ok(early != null);
+  assert.equal(early.filling, true);
+  assert.equal(early.settled, false);
+  assert.match(early.basis, /can settle only once 90 % of the fanout/);
+  const late = estimateWhen(95);
+  assert.ok(late != null);
+  assert.equal(late.filling, true);
+  assert.equal(late.settled, true);
+  // It counts fanout messages as handed out, beside the deliveries.
+  assert.ok(late.windowHanded! > late.windowDeliveries);
+  assert.match(late.basis, /while the queue still filled \(9[5-9] of 100/);
+  // The model is the queue's own: the total lies within the bounds.
+  assert.ok(
+    late.lowSeconds <= queue.end && queue.end <= late.highSeconds,
+    `${late.lowSeconds}–${late.highSeconds} s against ${queue.end} s`,
+  );
+  assert.ok(Math.abs(late.totalSeconds / queue.end - 1) < 0.1);
+});

@@ -15,6 +15,16 @@
  *
  * @module
  */
+import {
+  type BacklogCostSource,
+  backlogModel,
+  drainSeconds,
+  fitBacklogCost,
+  fmt,
+  ms,
+  percent,
+  restWhileFilling,
+} from "./backlog_model.ts";
 
 /**
  * The bound below: the rest of the run taking this share of the time
@@ -99,6 +109,27 @@ export interface EstimateInput {
    * delivery is then the backlog's.  Absent when not measured.
    */
   readonly fixedMsPerDelivery?: number;
+  /**
+   * For a queue whose dequeue reads its backlog and that fans out: the
+   * fanout messages handled so far (`[seconds, handled]` where the count
+   * rose), how many there are in all (the activities sent) and how many
+   * outbox messages each enqueues.  While such a queue still fills, its
+   * consumer hands out fanout messages and outbox messages from one
+   * backlog that grows with every fanout, so the estimate goes by the
+   * messages handed out rather than by deliveries alone (see
+   * {@link TotalEstimate.windowHanded}).
+   */
+  readonly fanouts?: FanoutProgress;
+}
+
+/** What a queue that fans out has handled of its fanout messages. */
+export interface FanoutProgress {
+  /** `[seconds since the start, fanout messages handled]`, in time order. */
+  readonly points: readonly DeliveryPoint[];
+  /** Fanout messages in all: one for each activity sent. */
+  readonly total: number;
+  /** Outbox messages each fanout message enqueues (its recipients' inboxes). */
+  readonly perFanout: number;
 }
 
 /** An estimate of a run's total time and how it was made. */
@@ -143,9 +174,22 @@ export interface TotalEstimate {
     readonly msPerQueued: number;
     readonly from: BacklogCostSource;
     readonly measuredMsPerQueued: number;
+    /**
+     * While the queue still filled: the cost per message waiting over the
+     * window's older and newer halves, ms, whose agreement within
+     * {@link SETTLED_WITHIN} is what settled means then (the rate falls as
+     * the backlog grows).
+     */
+    readonly halvesMsPerQueued?: readonly [number, number];
   };
   /** Deliveries within the window the rate was measured over. */
   readonly windowDeliveries: number;
+  /**
+   * Messages the queue handed out within the window (deliveries and fanout
+   * messages), for an estimate made while a backlog queue still filled,
+   * which goes by them: the rate it is judged over.
+   */
+  readonly windowHanded?: number;
 }
 
 /**
@@ -187,9 +231,25 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   const backlog = cost != null && cost > 0;
   const perDelivery = window / inWindow;
   const midBacklog = expected - (delivered - inWindow / 2);
+  if (filling && backlog && input.fanouts != null) {
+    const whileFilling = estimateWhileFilling({
+      input,
+      fanouts: input.fanouts,
+      costMs: cost,
+      increases,
+      start,
+      longestGap,
+    });
+    if (whileFilling != null) return whileFilling;
+  }
   const model = backlog
     ? backlogModel(
-      fitBacklogCost(increases, start, nowSeconds, expected),
+      fitBacklogCost(
+        (t) => deliveredAt(increases, t),
+        (t) => expected - deliveredAt(increases, t),
+        start,
+        nowSeconds,
+      ),
       perDelivery,
       midBacklog,
       cost,
@@ -198,9 +258,7 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     : null;
   const a = model?.a ?? 0;
   const c = model?.c ?? 0;
-  const rest = backlog
-    ? a * remaining + c * remaining * (remaining + 1) / 2
-    : remaining / rate;
+  const rest = backlog ? drainSeconds(remaining, a, c) : remaining / rate;
   const [low, high] = backlog
     ? [BACKLOG_REST_LOW, BACKLOG_REST_HIGH]
     : [REST_LOW, REST_HIGH];
@@ -279,159 +337,156 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
 }
 
 /**
- * Where a backlog estimate's cost per message waiting came from: `fitted`
- * on the window, where its backlog moved enough; the window's own time per
- * delivery less the row's `handler` time (its stages), per message waiting
- * at the window's middle; or `dequeue-cost`'s measurement (held to what the
- * window's time per delivery allows).
+ * An estimate made while a backlog queue still fills has settled only once
+ * this share of its fanout messages is handled, so that its backlog is near
+ * its peak: the cost per message waiting grows with the backlog (Redis 2.3.5
+ * ×1 on an AMD EPYC host: 0.014 ms at about 15,000 waiting, 0.03 ms at
+ * about 45,000), so a cost measured on a small backlog, carried to the
+ * peak, puts the total at about half of what the full queue shows.
  */
-export type BacklogCostSource = "fitted" | "handler" | "dequeue-cost";
+export const FILLED_ENOUGH = 0.9;
 
-/** The line a + c × backlog a backlog estimate goes by, and its source. */
-interface BacklogModel {
-  /** Seconds per delivery that do not grow with the backlog. */
-  readonly a: number;
-  /** Seconds per delivery per message waiting. */
-  readonly c: number;
-  /** Where c came from. */
-  readonly from: BacklogCostSource;
-  /** That, in words, with dequeue-cost's measurement beside it. */
-  readonly source: string;
+/** What {@link estimateWhileFilling} works from. */
+interface FillingContext {
+  readonly input: EstimateInput;
+  readonly fanouts: FanoutProgress;
+  /** dequeue-cost's cost per message waiting, ms. */
+  readonly costMs: number;
+  /** The delivery count's rises up to now. */
+  readonly increases: readonly DeliveryPoint[];
+  /** The window's start, seconds. */
+  readonly start: number;
+  /** The longest gap between deliveries so far, seconds. */
+  readonly longestGap: number;
 }
 
 /**
- * The a + c × backlog of a window, in order of what the row itself tells:
- * a fit on the window where its backlog moved by at least
- * {@link FIT_MIN_BACKLOG_MOVE} of itself with a standard error within
- * {@link FIT_MAX_RELATIVE_ERROR}; else, with the row's own measure of the
- * work that does not grow with the backlog (`fixedMs`), the rest of the
- * window's time per delivery over the backlog at its middle; else
- * dequeue-cost's `costMs`.  c is never more than the window's whole time
- * per delivery allows (a ≥ 0).
+ * The estimate of a run whose dequeue reads its backlog while its queue
+ * still fills: the queue hands out fanout messages and outbox messages from
+ * one backlog, each at a + c × the messages waiting, so the window's
+ * messages handed out (deliveries and fanout messages) against its backlog
+ * (the fanout messages left, the outbox messages the handled ones enqueued,
+ * less the deliveries) give a and c, and the rest is the fanout messages
+ * left at the window's share of them, then the drain
+ * (`restWhileFilling`).  Its pace has settled when c over the window's two
+ * halves agrees within {@link SETTLED_WITHIN}: the rate itself falls as the
+ * backlog grows.  `null` when the window handed out no fanout message, so
+ * that nothing says when the queue would fill (the caller's estimate then
+ * says it had not settled).
  */
-function backlogModel(
-  fit: BacklogFit | null,
-  perDelivery: number,
-  midBacklog: number,
-  costMs: number,
-  fixedMs: number | undefined,
-): BacklogModel {
-  const ratio = (cMs: number) =>
-    `dequeue-cost measured ${ms(costMs)}, this ${
-      (cMs / costMs).toFixed(2)
-    }× that`;
-  const cap = perDelivery / midBacklog;
-  if (
-    fit != null && fit.move >= FIT_MIN_BACKLOG_MOVE && fit.cMs > 0 &&
-    fit.seMs <= FIT_MAX_RELATIVE_ERROR * fit.cMs
-  ) {
-    const c = Math.min(fit.cMs / 1000, cap);
-    return {
-      a: perDelivery - c * midBacklog,
-      c,
-      from: "fitted",
-      source: `${ms(fit.cMs)} ± ${ms(fit.seMs)} fitted on the window, ` +
-        `where the backlog moved ${percent(fit.move)}; ${ratio(fit.cMs)}` +
-        (c < fit.cMs / 1000 ? held(c) : ""),
-    };
-  }
-  const unfit = `the window's backlog moved ${
-    percent(fit?.move ?? 0)
-  }, too little to fit the cost (a fit needs ${
-    percent(FIT_MIN_BACKLOG_MOVE)
-  } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
-  if (fixedMs != null && fixedMs >= 0) {
-    const a = Math.min(fixedMs / 1000, perDelivery);
-    const c = (perDelivery - a) / midBacklog;
-    return {
-      a,
-      c,
-      from: "handler",
-      source: `${unfit}, so the window's time per delivery less the ` +
-        `${ms(a * 1000)} its stages spend handling a delivery, over the ` +
-        `${fmt(Math.round(midBacklog))} waiting; ${ratio(c * 1000)}`,
-    };
-  }
-  const c = Math.min(costMs / 1000, cap);
-  return {
-    a: perDelivery - c * midBacklog,
-    c,
-    from: "dequeue-cost",
-    source: `the ${ms(costMs)} measured by dequeue-cost, as ${unfit}` +
-      (c < costMs / 1000 ? held(c) : ""),
+function estimateWhileFilling(
+  context: FillingContext,
+): TotalEstimate | null {
+  const { input, fanouts, costMs, increases, start, longestGap } = context;
+  const { nowSeconds, expected } = input;
+  const fanned = increasesOf(fanouts.points, nowSeconds);
+  const fannedAt = (t: number) => deliveredAt(fanned, t);
+  const deliveredBy = (t: number) => deliveredAt(increases, t);
+  const handedAt = (t: number) => deliveredBy(t) + fannedAt(t);
+  const backlogAt = (t: number) =>
+    Math.max(
+      0,
+      fanouts.total - fannedAt(t) + fanouts.perFanout * fannedAt(t) -
+        deliveredBy(t),
+    );
+  const window = nowSeconds - start;
+  const handed = handedAt(nowSeconds) - handedAt(start);
+  const fannedInWindow = fannedAt(nowSeconds) - fannedAt(start);
+  if (window <= 0 || handed <= 0 || fannedInWindow <= 0) return null;
+  const middle = start + window / 2;
+  const model = backlogModel(
+    fitBacklogCost(handedAt, backlogAt, start, nowSeconds),
+    window / handed,
+    backlogAt(middle),
+    costMs,
+    input.fixedMsPerDelivery,
+  );
+  const { a, c } = model;
+  const halfCost = (from: number, to: number) => {
+    const n = handedAt(to) - handedAt(from);
+    const waiting = backlogAt((from + to) / 2);
+    return n > 0 && waiting > 0 ? ((to - from) / n - a) / waiting : 0;
   };
-}
-
-/** What a cost held to the window's time per delivery says, in words. */
-function held(c: number): string {
-  return `; held to ${
-    ms(c * 1000)
-  }, as the window's own time per delivery allows no more`;
-}
-
-/**
- * A fit of the window's time per delivery against its backlog needs the
- * backlog to move by at least this share of its size over the window:
- * less, and the slope is lost in the noise of the rate.
- */
-export const FIT_MIN_BACKLOG_MOVE = 0.1;
-/** … and a slope known to within this share of itself (its standard error). */
-export const FIT_MAX_RELATIVE_ERROR = 0.25;
-/** The slices of the window whose times per delivery the fit goes by. */
-const FIT_SLICES = 8;
-
-/** A line fitted to a window's time per delivery against its backlog. */
-interface BacklogFit {
-  /** The slope: ms per delivery per message waiting. */
-  readonly cMs: number;
-  /** The slope's standard error, ms. */
-  readonly seMs: number;
-  /** How far the backlog moved over the window, a share of its mean. */
-  readonly move: number;
-}
-
-/**
- * Fits a line, ordinary least squares, to the time per delivery against the
- * backlog (`expected` minus the deliveries so far) over {@link FIT_SLICES}
- * equal slices of the window from `start` to `now`; `null` with fewer than
- * four slices that delivered.
- */
-function fitBacklogCost(
-  increases: readonly DeliveryPoint[],
-  start: number,
-  now: number,
-  expected: number,
-): BacklogFit | null {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const width = (now - start) / FIT_SLICES;
-  for (let i = 0; i < FIT_SLICES; i++) {
-    const from = deliveredAt(increases, start + i * width);
-    const to = deliveredAt(increases, start + (i + 1) * width);
-    if (to <= from) continue;
-    xs.push(expected - (from + to) / 2);
-    ys.push(width * 1000 / (to - from));
-  }
-  const n = xs.length;
-  if (n < 4) return null;
-  const mx = xs.reduce((s, x) => s + x, 0) / n;
-  const my = ys.reduce((s, y) => s + y, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    sxx += (xs[i] - mx) ** 2;
-    sxy += (xs[i] - mx) * (ys[i] - my);
-  }
-  if (sxx === 0 || mx <= 0) return null;
-  const slope = sxy / sxx;
-  let residuals = 0;
-  for (let i = 0; i < n; i++) {
-    residuals += (ys[i] - (my + slope * (xs[i] - mx))) ** 2;
-  }
+  const older = halfCost(start, middle);
+  const newer = halfCost(middle, nowSeconds);
+  const nearlyFilled = fannedAt(nowSeconds) >=
+    FILLED_ENOUGH * fanouts.total;
+  const settled = nearlyFilled && older > 0 && newer > 0 &&
+    Math.abs(newer / older - 1) <= SETTLED_WITHIN;
+  const delivered = deliveredBy(nowSeconds);
+  const remaining = expected - delivered;
+  const share = fannedInWindow / handed;
+  const left = fanouts.total - fannedAt(nowSeconds);
+  const rest = restWhileFilling(
+    {
+      remainingDeliveries: remaining,
+      remainingFanouts: left,
+      backlog: backlogAt(nowSeconds),
+      perFanout: fanouts.perFanout,
+      fanoutShare: share,
+    },
+    a,
+    c,
+  );
+  if (rest == null) return null;
+  const restSeconds = rest.fillSeconds + rest.drainSeconds;
+  const inWindow = delivered - deliveredBy(start);
+  const deliveredOlder = deliveredBy(middle) - deliveredBy(start);
+  const basis = `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+    `${seconds(nowSeconds)}, while the queue still filled (${
+      fmt(fanouts.total - left)
+    } of ${fmt(fanouts.total)} fanout messages handled); the queue handed ` +
+    `out ${fmt(handed)} messages over the last ${seconds(window)}, ${
+      percent(share)
+    } of them fanout messages, ${ms(window / handed * 1000)} each with ` +
+    `${fmt(Math.round(backlogAt(middle)))} waiting at the window's middle; ` +
+    `this queue's dequeue reads its whole backlog, so each takes ` +
+    `${ms(a * 1000)} plus ${
+      ms(c * 1000)
+    } per message waiting (${model.source}); that cost has ${
+      settled ? "" : "not "
+    }settled (${ms(older * 1000)}, then ${
+      ms(newer * 1000)
+    } over the window's halves${
+      nearlyFilled
+        ? ""
+        : `; it can settle only once ${
+          percent(FILLED_ENOUGH)
+        } of the fanout messages are handled, as the cost per message ` +
+          "waiting grows with the backlog"
+    }); the rest: the ${fmt(left)} fanout messages left in that share, about ${
+      seconds(rest.fillSeconds)
+    } with ${
+      fmt(Math.round(rest.deliveriesWhileFilling))
+    } deliveries, then the ${
+      fmt(Math.round(remaining - rest.deliveriesWhileFilling))
+    } left draining, about ${seconds(rest.drainSeconds)}; ${
+      boundsText(BACKLOG_REST_LOW, BACKLOG_REST_HIGH)
+    }`;
   return {
-    cMs: slope,
-    seMs: Math.sqrt(residuals / (n - 2) / sxx),
-    move: (Math.max(...xs) - Math.min(...xs)) / mx,
+    backlog: {
+      msPerQueued: c * 1000,
+      from: model.from,
+      measuredMsPerQueued: costMs,
+      halvesMsPerQueued: [round2(older * 1000), round2(newer * 1000)],
+    },
+    windowDeliveries: inWindow,
+    windowHanded: handed,
+    expected,
+    totalSeconds: round1(nowSeconds + restSeconds),
+    lowSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_LOW),
+    highSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_HIGH),
+    deliveriesPerSecond: Math.round(inWindow / window * 100) / 100,
+    windowSeconds: round1(window),
+    longestGapSeconds: round1(longestGap),
+    settled,
+    halfRates: [
+      round2(deliveredOlder / (window / 2)),
+      round2((inWindow - deliveredOlder) / (window / 2)),
+    ],
+    filling: true,
+    delivered,
+    basis,
   };
 }
 
@@ -478,21 +533,8 @@ function rate2(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
 }
 
-/** A time in ms, in words: `1.25 ms`. */
-function ms(valueMs: number): string {
-  return `${valueMs.toPrecision(3)} ms`;
-}
-
 function round1(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-function fmt(count: number): string {
-  return count.toLocaleString("en-US");
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 100)} %`;
 }
 
 function seconds(value: number): string {

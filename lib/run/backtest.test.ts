@@ -12,6 +12,7 @@ import {
   filledAtOf,
   overheadPerRow,
   projectionTest,
+  recordedFanouts,
   simulateRow,
   simulateSuite,
 } from "./backtest.ts";
@@ -276,4 +277,35 @@ Deno.test("the default's limits: no budget and the default time limit, whatever 
     budgetSeconds: null,
     timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
   });
+});
+
+Deno.test("a recorded row's fanout messages handled come from its queue depth and deliveries", () => {
+  // 10 activities of 100 outbox messages each: with F handled and D
+  // delivered, (10 − F) + 100 × F − D wait.
+  const depth = (fanned: number, delivered: number) =>
+    10 - fanned + 100 * fanned - delivered;
+  const row = result("redis", 1, "incomplete", {
+    expected: 1_000,
+    delivered: 300,
+    sendSeconds: 1,
+    timeline: {
+      bucketSeconds: 1,
+      deliveries: [],
+      cumulative: [[1, 0], [2, 100], [3, 200], [4, 300]],
+      queueDepth: [
+        [0.5, 10],
+        [1.5, depth(2, 0)],
+        [2.5, depth(5, 100)],
+        [3.5, depth(5, 200)],
+        [4.5, depth(9, 300)],
+      ],
+    },
+  });
+  const fanouts = recordedFanouts(row, 10);
+  assert.deepEqual(fanouts, {
+    points: [[1.5, 2], [2.5, 5], [4.5, 9]],
+    total: 10,
+    perFanout: 100,
+  });
+  assert.equal(recordedFanouts(row, undefined), undefined);
 });

@@ -15,6 +15,7 @@
 import {
   type DeliveryPoint,
   estimateTotal,
+  type FanoutProgress,
   type TotalEstimate,
 } from "../measure/estimate.ts";
 import type {
@@ -199,8 +200,57 @@ export function fixedMsOf(
 }
 
 /**
+ * The fanout messages a recorded row had handled over time
+ * (`EstimateInput.fanouts`), from its recorded queue depth
+ * (`timeline.queueDepth`) and deliveries: with `activities` activities, each
+ * enqueuing k outbox messages (the row's expected deliveries ÷ its
+ * activities), its depth once the send loop is over is (activities − F) +
+ * k × F − delivered, so F = (depth + delivered − activities) ÷ (k − 1),
+ * kept from falling.  `undefined` without a depth series or activities.
+ * The live watch counts them from the fanout stage instead; here the
+ * deliveries come from the timeline's buckets, so F can be off by a
+ * bucket's deliveries ÷ (k − 1).
+ */
+export function recordedFanouts(
+  row: ConfigurationResult,
+  activities: number | undefined,
+): FanoutProgress | undefined {
+  const depth = row.timeline?.queueDepth ?? [];
+  if (activities == null || activities <= 0 || depth.length < 2) {
+    return undefined;
+  }
+  const perFanout = row.expected / activities;
+  if (perFanout <= 1) return undefined;
+  const cumulative = timelinePoints(row);
+  const points: [number, number][] = [];
+  let i = 0;
+  let delivered = 0;
+  let last = 0;
+  for (const [t, waiting] of depth) {
+    if (row.sendSeconds != null && t < row.sendSeconds) continue;
+    while (i < cumulative.length && cumulative[i][0] <= t) {
+      delivered = cumulative[i++][1];
+    }
+    const fanned = Math.min(
+      activities,
+      Math.max(
+        0,
+        Math.round((waiting + delivered - activities) / (perFanout - 1)),
+      ),
+    );
+    if (fanned > last) {
+      points.push([t, fanned]);
+      last = fanned;
+    }
+  }
+  return { points, total: activities, perFanout };
+}
+
+/**
  * The estimate a recorded row's watch would have made at `seconds` of the
- * time to `target` deliveries, from what it recorded.
+ * time to `target` deliveries, from what it recorded (with `activities`,
+ * the fanout messages it handled while its queue filled:
+ * {@link recordedFanouts}).
  */
 function estimateAt(
   row: ConfigurationResult,
@@ -208,15 +258,21 @@ function estimateAt(
   seconds: number,
   target: number,
   packages: RecordedPackages,
+  activities?: number,
 ): TotalEstimate | null {
   const fixedMs = fixedMsOf(row);
+  const filledAt = filledAtAt(row, seconds);
+  const fanouts = filledAt === null
+    ? recordedFanouts(row, activities)
+    : undefined;
   return estimateTotal({
     points,
     nowSeconds: seconds,
     expected: target,
     dequeueMsPerQueued: dequeueCostOf(row, packages),
-    filledAtSeconds: filledAtAt(row, seconds),
+    filledAtSeconds: filledAt,
     ...(fixedMs == null ? {} : { fixedMsPerDelivery: fixedMs }),
+    ...(fanouts == null ? {} : { fanouts }),
   });
 }
 
@@ -229,6 +285,7 @@ function testCase(
   target: number,
   actualSeconds: number,
   packages: RecordedPackages,
+  activities?: number,
 ): BackTestCase | null {
   const estimate = estimateAt(
     row,
@@ -236,6 +293,7 @@ function testCase(
     atSeconds,
     target,
     packages,
+    activities,
   );
   if (estimate == null) return null;
   return {
@@ -259,7 +317,8 @@ function testCase(
  * The stop is replayed only where the row recorded when its queue filled
  * or its queue depth: the live rule holds a row whose queue still fills,
  * and without either the recording cannot say whether it did.
- * `packages` are the file's `environment.packages`.
+ * `packages` are the file's `environment.packages`, `activities` its
+ * activities a row (`params.total`: {@link recordedFanouts}).
  */
 export function backTest(
   file: string,
@@ -267,6 +326,7 @@ export function backTest(
   limits?: RunLimits,
   cuts: readonly number[] = CUTS,
   packages: RecordedPackages = {},
+  activities?: number,
 ): BackTestCase[] {
   const cases: BackTestCase[] = [];
   for (const row of rows) {
@@ -284,6 +344,7 @@ export function backTest(
         row.expected,
         actual,
         packages,
+        activities,
       );
       if (c != null) cases.push(c);
     }
@@ -293,7 +354,7 @@ export function backTest(
     const saysFill = row.filledAtSeconds !== undefined ||
       (row.timeline?.queueDepth?.length ?? 0) >= 2 || !fansOut(row);
     if (!saysFill) continue;
-    const judged = firstJudged(row, packages);
+    const judged = firstJudged(row, packages, activities);
     if (judged != null && judged < actual) {
       const c = testCase(
         file,
@@ -303,11 +364,12 @@ export function backTest(
         row.expected,
         actual,
         packages,
+        activities,
       );
       if (c != null) cases.push(c);
     }
     if (limits == null) continue;
-    const stop = simulateRow(row, limits, packages);
+    const stop = simulateRow(row, limits, packages, activities);
     if (stop.finished) continue;
     const c = testCase(
       file,
@@ -317,6 +379,7 @@ export function backTest(
       row.expected,
       actual,
       packages,
+      activities,
     );
     if (c != null) cases.push(c);
   }
@@ -342,10 +405,18 @@ function fansOut(row: ConfigurationResult): boolean {
 export function firstJudged(
   row: ConfigurationResult,
   packages: RecordedPackages = {},
+  activities?: number,
 ): number | null {
   const points = timelinePoints(row);
   for (const [t] of points) {
-    const estimate = estimateAt(row, points, t, row.expected, packages);
+    const estimate = estimateAt(
+      row,
+      points,
+      t,
+      row.expected,
+      packages,
+      activities,
+    );
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     if (sendDone && judgedAt(t, estimate, DEFAULT_TIMEOUT_SECONDS)) return t;
   }
@@ -363,6 +434,7 @@ export function projectionTest(
   rows: readonly ConfigurationResult[],
   cuts: readonly number[] = CUTS,
   packages: RecordedPackages = {},
+  activities?: number,
 ): BackTestCase[] {
   const cases: BackTestCase[] = [];
   for (const row of rows) {
@@ -376,7 +448,16 @@ export function projectionTest(
     for (const cut of cuts) {
       const at = points.find(([, n]) => n >= cut * final);
       if (at == null || at[1] >= final) continue;
-      const c = testCase(file, row, cut, at[0], final, actual, packages);
+      const c = testCase(
+        file,
+        row,
+        cut,
+        at[0],
+        final,
+        actual,
+        packages,
+        activities,
+      );
       if (c != null) cases.push(c);
     }
   }
@@ -504,6 +585,7 @@ export function simulateRow(
   row: ConfigurationResult,
   limits: RunLimits,
   packages: RecordedPackages = {},
+  activities?: number,
 ): SimulatedRow {
   const points = timelinePoints(row);
   const finishAt = row.status === "ok" ? row.totalSeconds : null;
@@ -521,7 +603,14 @@ export function simulateRow(
       return { id: row.id, seconds: finishAt, finished: true, reason: null };
     }
     if (t > recordedEnd) break;
-    const estimate = estimateAt(row, points, t, row.expected, packages);
+    const estimate = estimateAt(
+      row,
+      points,
+      t,
+      row.expected,
+      packages,
+      activities,
+    );
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     const stop = rule.decide(t, estimate, sendDone);
     if (stop != null) {
@@ -565,7 +654,14 @@ export function simulateSuite(
   const overheadSeconds = overheadPerRow(document);
   const rows = document.results
     .filter((row) => !skip.includes(row.id))
-    .map((row) => simulateRow(row, limits, document.environment?.packages));
+    .map((row) =>
+      simulateRow(
+        row,
+        limits,
+        document.environment?.packages,
+        document.params.total,
+      )
+    );
   const totalSeconds = rows.reduce(
     (sum, row) => sum + row.seconds + overheadSeconds,
     0,

@@ -249,3 +249,25 @@ Deno.test("the note before the first row says what holds each row", () => {
     /^each row runs to its last delivery/,
   );
 });
+
+Deno.test("a backlog queue still filling is judged over the messages it handed out, fanout messages included", () => {
+  const limits = { budgetSeconds: null, timeoutSeconds: 1_200 };
+  // Settled, far beyond the limit, over 120 deliveries but 500 messages
+  // handed out: the fanout messages count towards the 400 a rate is
+  // judged over.
+  const base = at(200, 0.6, 50_000);
+  const filling: TotalEstimate = {
+    ...base,
+    settled: true,
+    filling: true,
+    windowDeliveries: 120,
+    windowHanded: 500,
+    lowSeconds: 20_000,
+  };
+  const decision = new StopRule(limits).decide(200, filling);
+  assert.ok(decision != null);
+  assert.match(decision.reason, /^stopped at 200 s: cannot finish/);
+  // Without the fanout messages, 120 deliveries are too few to judge by.
+  const { windowHanded: _, ...deliveriesOnly } = filling;
+  assert.equal(new StopRule(limits).decide(200, deliveriesOnly), null);
+});

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { TotalEstimate } from "../measure/estimate.ts";
+import { FILLED_ENOUGH, type TotalEstimate } from "../measure/estimate.ts";
 import { NEAR_END } from "../params/mod.ts";
 
 /**
@@ -131,7 +131,16 @@ function judged(
 ): boolean {
   return estimate != null && estimate.settled &&
     estimate.windowSeconds >= observed / 2 &&
-    estimate.windowDeliveries >= leastWindow(estimate.expected);
+    windowCount(estimate) >= leastWindow(estimate.expected);
+}
+
+/**
+ * What an estimate's rate was counted over: the messages its queue handed
+ * out, for one made while a backlog queue still filled
+ * (`TotalEstimate.windowHanded`), else its deliveries.
+ */
+function windowCount(estimate: TotalEstimate): number {
+  return estimate.windowHanded ?? estimate.windowDeliveries;
 }
 
 /**
@@ -170,10 +179,18 @@ function unsettledNote(
       "judged over"
     : estimate.settled
     ? `its rate held over only the last ${
-      estimate.windowDeliveries.toLocaleString("en-US")
-    } deliveries, under the ${
-      leastWindow(estimate.expected)
-    } a rate is judged over`
+      windowCount(estimate).toLocaleString("en-US")
+    } ${
+      estimate.windowHanded == null ? "deliveries" : "messages handed out"
+    }, under the ${leastWindow(estimate.expected)} a rate is judged over`
+    : estimate.backlog?.halvesMsPerQueued != null
+    ? `its queue still filled: such an estimate settles once ${
+      Math.round(FILLED_ENOUGH * 100)
+    } % of the fanout messages are handled and its cost per message ` +
+      `waiting holds over the window's halves (it went from ${
+        estimate.backlog.halvesMsPerQueued[0]
+      } to ${estimate.backlog.halvesMsPerQueued[1]} ms over the two halves ` +
+      `of the last ${Math.round(estimate.windowSeconds)} s)`
     : estimate.filling
     ? "its queue was still filling (not every activity's fanout handled), " +
       "so its consumer still shared its time with fanning out"

@@ -142,6 +142,8 @@ export class ProgressWatch {
   readonly #recent: [number, number][] = [];
   /** `[seconds since start, delivered]` at each poll where the count rose. */
   readonly #points: DeliveryPoint[] = [];
+  /** `[seconds since start, fanouts handled]` at each poll where it rose. */
+  readonly #fanoutPoints: DeliveryPoint[] = [];
   #stop: Stop | undefined;
   /**
    * When the queue filled (seconds since the start), `null` while it
@@ -206,6 +208,10 @@ export class ProgressWatch {
     while (recent.length > 1 && nowMs - recent[0][0] > RATE_WINDOW_MS) {
       recent.shift();
     }
+    const fanouts = observation.fanoutsHandled ?? 0;
+    if (fanouts > (this.#fanoutPoints.at(-1)?.[1] ?? 0)) {
+      this.#fanoutPoints.push([elapsedSeconds, fanouts]);
+    }
     if (
       this.#filledAt === null && observation.sendDone &&
       (observation.fanoutsHandled ?? 0) >= sent
@@ -218,6 +224,15 @@ export class ProgressWatch {
       expected: options.expected - stats.goneDeliveries,
       dequeueMsPerQueued: options.dequeueMsPerQueued,
       filledAtSeconds: this.#filledAt,
+      ...(this.#filledAt === null && observation.sendDone && sent > 0
+        ? {
+          fanouts: {
+            points: this.#fanoutPoints,
+            total: sent,
+            perFanout: options.expected / sent,
+          },
+        }
+        : {}),
       ...(observation.outboxHandlerMs == null ? {} : {
         fixedMsPerDelivery: observation.outboxHandlerMs /
           (options.parallelism ?? 1),
