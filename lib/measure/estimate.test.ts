@@ -5,6 +5,7 @@ import {
   type DeliveryPoint,
   estimateTotal,
 } from "./estimate.ts";
+import { fillingQueue } from "../testing/filling_queue.ts";
 
 /** Cumulative points once a second of a run whose rate at `t` is `rate(t)`. */
 function run(
@@ -321,45 +322,6 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
   // dequeue-cost's cost, twice the row's, is more than the window allows.
   assert.match(early.basis, /held to 0\.0\d+ ms/);
 });
-
-/**
- * A queue whose every hand-out takes `a + c × waiting` seconds, filling
- * from `activities` fanout messages of `perFanout` outbox messages each,
- * one fanout message in every `every` hand-outs while any is left (and
- * whenever nothing else waits): its deliveries and fanout points, once a
- * second, and when its last delivery came.
- */
-function fillingQueue(
-  activities: number,
-  perFanout: number,
-  every: number,
-  a: number,
-  c: number,
-): { deliveries: DeliveryPoint[]; fanouts: DeliveryPoint[]; end: number } {
-  const deliveries: DeliveryPoint[] = [];
-  const fanouts: DeliveryPoint[] = [];
-  let t = 0;
-  let fanned = 0;
-  let delivered = 0;
-  let outbox = 0;
-  let next = 1;
-  for (let handed = 0; delivered < activities * perFanout; handed++) {
-    t += a + c * (activities - fanned + outbox);
-    if (fanned < activities && (handed % every === 0 || outbox === 0)) {
-      fanned++;
-      outbox += perFanout;
-    } else {
-      outbox--;
-      delivered++;
-    }
-    while (t >= next) {
-      deliveries.push([next, delivered]);
-      fanouts.push([next, fanned]);
-      next++;
-    }
-  }
-  return { deliveries, fanouts, end: t };
-}
 
 Deno.test("a backlog queue still filling is estimated from the messages it hands out, and settles only near its peak backlog", () => {
   const queue = fillingQueue(100, 100, 3, 0.002, 0.00002);

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import { inboxStats } from "../testing/runs.ts";
+import { fillingQueue } from "../testing/filling_queue.ts";
 import {
   type Progress,
   ProgressWatch,
@@ -226,4 +227,57 @@ Deno.test("with limits, a stalled run stalls and gets no stop", () => {
   assert.equal(w.observe({ nowMs: 1_000, ...still }), "waiting");
   assert.equal(w.observe({ nowMs: 3_000, ...still }), "stalled");
   assert.equal(w.stop, undefined);
+});
+
+Deno.test("with limits, a backlog queue that cannot finish is stopped while its queue still fills, with an estimate from the messages it handed out", () => {
+  // 500 activities of 100 deliveries, each hand-out 2 ms plus 0.005 ms per
+  // message waiting: about 170 s to fill, hours to drain.
+  const queue = fillingQueue(500, 100, 3, 0.002, 0.000005);
+  const expected = 50_000;
+  const w = new ProgressWatch({
+    id: "redis-x1",
+    run: 1,
+    runs: 1,
+    expected,
+    stallSeconds: 60,
+    timeoutSeconds: 1_200,
+    startMs: 0,
+    limits: { budgetSeconds: null, timeoutSeconds: 1_200 },
+    dequeueMsPerQueued: 0.005,
+    fansOut: true,
+    parallelism: 1,
+  });
+  let verdict = "waiting";
+  let nowMs = 0;
+  for (const [i, [t, delivered]] of queue.deliveries.entries()) {
+    nowMs = t * 1000;
+    verdict = w.observe({
+      nowMs,
+      stats: inboxStats(expected, {
+        delivered,
+        missing: expected - delivered,
+        requests: delivered,
+        attempts: delivered,
+      }),
+      sent: 500,
+      sendDone: true,
+      fanoutsHandled: queue.fanouts[i][1],
+      outboxHandlerMs: 2,
+    });
+    if (verdict !== "waiting") break;
+  }
+  assert.equal(verdict, "stopped");
+  assert.equal(w.filledAtSeconds, null);
+  const estimate = w.stop!.estimate!;
+  assert.equal(estimate.filling, true);
+  assert.ok(estimate.windowHanded! >= 400);
+  assert.ok(estimate.lowSeconds > 1_200);
+  assert.match(w.stop!.reason, /^stopped at \d+ s: cannot finish within/);
+  // Near the end of its fill, not before 90 % of its fanout messages.
+  const fanned = queue.fanouts.find(([t]) => t * 1000 >= nowMs)![1];
+  assert.ok(fanned >= 450 && fanned < 500, `${fanned} fanout messages`);
+  assert.ok(
+    estimate.lowSeconds <= queue.end && queue.end <= estimate.highSeconds,
+    `${estimate.lowSeconds}–${estimate.highSeconds} s against ${queue.end} s`,
+  );
 });
