@@ -77,21 +77,24 @@ export interface EstimateRecord {
    */
   readonly totalSeconds: number;
   /**
-   * The optimistic bound: the rest taking 0.4 of the time estimated for it
-   * (`REST_LOW`, the back-test's range; files written before it: the rest
+   * The optimistic bound: the rest taking 0.7 of the time estimated for it
+   * (`REST_LOW`, the back-test's range; older files: 0.4, or the rest
    * going 4× faster).
    */
   readonly lowSeconds: number;
   /**
-   * The pessimistic bound: the rest taking 1.2 of its estimate (`REST_HIGH`;
-   * older files: 2× slower).
+   * The pessimistic bound: the rest taking 1.3 of its estimate (`REST_HIGH`;
+   * older files: 1.2, or 2× slower).
    */
   readonly highSeconds: number;
   /** Deliveries per second over the window the estimate used. */
   readonly deliveriesPerSecond: number;
   /**
    * Whether that rate had settled: the window's newer half within 25% of
-   * its older half's rate (absent in files made before the check).
+   * its older half's rate; for a queue whose dequeue reads its backlog,
+   * judged while its queue still filled, its cost per message waiting over
+   * the halves, with 90% of its fanout messages handled (absent in files
+   * made before the check).
    */
   readonly settled?: boolean;
   /** Deliveries per second over the window's older and newer halves. */
