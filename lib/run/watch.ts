@@ -213,8 +213,7 @@ export class ProgressWatch {
       this.#fanoutPoints.push([elapsedSeconds, fanouts]);
     }
     if (
-      this.#filledAt === null && observation.sendDone &&
-      (observation.fanoutsHandled ?? 0) >= sent
+      this.#filledAt === null && observation.sendDone && fanouts >= sent
     ) {
       this.#filledAt = elapsedSeconds;
     }
