@@ -14,8 +14,8 @@
  * Where a backlog estimate's cost per message waiting came from: `fitted`
  * on the window, where its backlog moved enough; the window's own time per
  * delivery less the row's `handler` time (its stages), per message waiting
- * at the window's middle; or `dequeue-cost`'s measurement (held to what the
- * window's time per delivery allows).
+ * as the window's messages were handed out; or `dequeue-cost`'s measurement
+ * (held to what the window's time per delivery allows).
  */
 export type BacklogCostSource = "fitted" | "handler" | "dequeue-cost";
 
@@ -37,9 +37,11 @@ export interface BacklogModel {
  * {@link FIT_MIN_BACKLOG_MOVE} of itself with a standard error within
  * {@link FIT_MAX_RELATIVE_ERROR}; else, with the row's own measure of the
  * work that does not grow with the backlog (`fixedMs`), the rest of the
- * window's time per delivery over the backlog at its middle; else
- * dequeue-cost's `costMs`.  c is never more than the window's whole time
- * per delivery allows (a ≥ 0).
+ * window's time per delivery over its backlog; else dequeue-cost's
+ * `costMs`.  c is never more than the window's whole time per delivery
+ * allows (a ≥ 0).  `midBacklog` is the backlog the window's messages were
+ * handed out at, on average over the messages ({@link meanBacklogHanded}):
+ * the window's time is the sum of a + c × that backlog over them.
  */
 export function backlogModel(
   fit: BacklogFit | null,
@@ -111,6 +113,41 @@ export const FIT_MIN_BACKLOG_MOVE = 0.1;
 export const FIT_MAX_RELATIVE_ERROR = 0.25;
 /** The slices of the window whose times per delivery the fit goes by. */
 const FIT_SLICES = 8;
+
+/** The slices {@link meanBacklogHanded} weighs the backlog over. */
+const MEAN_SLICES = 64;
+
+/**
+ * The backlog the messages handed out from `start` to `now` found waiting,
+ * on average over those messages (each of {@link MEAN_SLICES} slices' backlog
+ * at its middle, weighted by the messages handed out in it).  Where the
+ * backlog moved, this is not the backlog at the window's middle in time: a
+ * queue whose dequeue reads its backlog hands out more messages while its
+ * backlog is small.  Redis 2.3.5 ×4 on an Intel Xeon host handed out 1,100
+ * of its window's 1,431 messages in its first 36 s, with a few thousand
+ * waiting, and the rest with 10,000–42,000, so the backlog at the window's
+ * middle in time (22,864) held its cost to 0.0033 ms per message waiting
+ * where the window's own fit measured 0.0074.  The backlog at the middle in
+ * time when nothing was handed out.
+ */
+export function meanBacklogHanded(
+  handedAt: (seconds: number) => number,
+  backlogAt: (seconds: number) => number,
+  start: number,
+  now: number,
+): number {
+  const width = (now - start) / MEAN_SLICES;
+  let handed = 0;
+  let weighted = 0;
+  for (let i = 0; i < MEAN_SLICES && width > 0; i++) {
+    const from = start + i * width;
+    const n = handedAt(from + width) - handedAt(from);
+    if (n <= 0) continue;
+    handed += n;
+    weighted += n * backlogAt(from + width / 2);
+  }
+  return handed > 0 ? weighted / handed : backlogAt((start + now) / 2);
+}
 
 /** A line fitted to a window's time per delivery against its backlog. */
 export interface BacklogFit {

@@ -21,6 +21,7 @@ import {
   drainSeconds,
   fitBacklogCost,
   fmt,
+  meanBacklogHanded,
   ms,
   percent,
   restWhileFilling,
@@ -394,17 +395,20 @@ function estimateWhileFilling(
   const fannedInWindow = fannedAt(nowSeconds) - fannedAt(start);
   if (window <= 0 || handed <= 0 || fannedInWindow <= 0) return null;
   const middle = start + window / 2;
+  const waitingFor = (from: number, to: number) =>
+    meanBacklogHanded(handedAt, backlogAt, from, to);
+  const meanWaiting = waitingFor(start, nowSeconds);
   const model = backlogModel(
     fitBacklogCost(handedAt, backlogAt, start, nowSeconds),
     window / handed,
-    backlogAt(middle),
+    meanWaiting,
     costMs,
     input.fixedMsPerDelivery,
   );
   const { a, c } = model;
   const halfCost = (from: number, to: number) => {
     const n = handedAt(to) - handedAt(from);
-    const waiting = backlogAt((from + to) / 2);
+    const waiting = waitingFor(from, to);
     return n > 0 && waiting > 0 ? ((to - from) / n - a) / waiting : 0;
   };
   const older = halfCost(start, middle);
@@ -439,7 +443,8 @@ function estimateWhileFilling(
     `out ${fmt(handed)} messages over the last ${seconds(window)}, ${
       percent(share)
     } of them fanout messages, ${ms(window / handed * 1000)} each with ` +
-    `${fmt(Math.round(backlogAt(middle)))} waiting at the window's middle; ` +
+    `${fmt(Math.round(meanWaiting))} waiting on average as they were ` +
+    "handed out; " +
     `this queue's dequeue reads its whole backlog, so each takes ` +
     `${ms(a * 1000)} plus ${
       ms(c * 1000)

@@ -11,8 +11,11 @@ import type { DeliveryPoint } from "../measure/estimate.ts";
  * A queue whose every hand-out takes `a + c × waiting` seconds, filling
  * from `activities` fanout messages of `perFanout` outbox messages each,
  * one fanout message in every `every` hand-outs while any is left (and
- * whenever nothing else waits): its deliveries and fanout points, once a
- * second, and when its last delivery came.
+ * whenever nothing else waits), and every hand-out a fanout message once
+ * `fanoutsFirstFrom` of them are handled (as Redis's queue, which hands out
+ * its oldest messages first, does with the fanout messages still waiting):
+ * its deliveries and fanout points, once a second, and when its last
+ * delivery came.
  */
 export function fillingQueue(
   activities: number,
@@ -20,6 +23,7 @@ export function fillingQueue(
   every: number,
   a: number,
   c: number,
+  fanoutsFirstFrom = activities,
 ): { deliveries: DeliveryPoint[]; fanouts: DeliveryPoint[]; end: number } {
   const deliveries: DeliveryPoint[] = [];
   const fanouts: DeliveryPoint[] = [];
@@ -30,7 +34,10 @@ export function fillingQueue(
   let next = 1;
   for (let handed = 0; delivered < activities * perFanout; handed++) {
     t += a + c * (activities - fanned + outbox);
-    if (fanned < activities && (handed % every === 0 || outbox === 0)) {
+    if (
+      fanned < activities &&
+      (handed % every === 0 || outbox === 0 || fanned >= fanoutsFirstFrom)
+    ) {
       fanned++;
       outbox += perFanout;
     } else {
