@@ -238,9 +238,16 @@ export async function main(args: readonly string[]): Promise<number> {
     `\nRows under the default's time limit (${defaults.timeoutSeconds} s):`,
   );
   for (const row of chosen.rows) {
+    const end = row.atRecordedEnd;
     console.log(
       `${row.id}: ${row.seconds.toFixed(0)} s${
         row.finished ? " (finishes)" : `, ${row.reason}`
+      }${
+        end == null
+          ? ""
+          : `; estimated there from its recording: ${end.totalSeconds} s (${end.lowSeconds}–${end.highSeconds}), ${
+            end.settled ? "settled" : "not settled"
+          }: ${end.basis}`
       }`,
     );
   }

@@ -125,6 +125,21 @@ Deno.test("the simulation stops hopeless rows early and keeps quick ones", () =>
   assert.match(untilDone.reason!, /within the time limit of 600 s/);
 });
 
+Deno.test("a row the rule cannot judge before its recording ends carries the estimate from all it recorded", () => {
+  // 150 deliveries in its window at 30 s, short of the 400 a rate is
+  // judged over: the replay cannot stop it, and says what it estimates.
+  const cut = simulateRow(steady("redis", 10, 50_000, 30), {
+    budgetSeconds: null,
+    timeoutSeconds: 600,
+  });
+  assert.equal(cut.finished, false);
+  assert.equal(cut.reason, "cut where the recording ends");
+  assert.ok(cut.atRecordedEnd != null);
+  assert.equal(cut.atRecordedEnd.settled, true);
+  assert.ok(cut.atRecordedEnd.totalSeconds > 600);
+  assert.match(cut.atRecordedEnd.basis, /300 of 50,000 delivered in 30 s/);
+});
+
 Deno.test("a suite's simulated time adds each row's overhead", () => {
   const rows = [steady("none", 500, 30_000), steady("redis", 10, 50_000, 600)];
   const document: ResultsDocument = {

@@ -561,6 +561,13 @@ export interface SimulatedRow {
   readonly finished: boolean;
   /** The stop's reason, when it would have been stopped. */
   readonly reason: string | null;
+  /**
+   * For a row the rule does not stop before its recording ends (a row
+   * stopped or cut off in the recording, that the replay cannot judge
+   * within what was recorded): the estimate today's estimator makes from
+   * all it recorded, at its end, whether settled or not.
+   */
+  readonly atRecordedEnd?: TotalEstimate | null;
 }
 
 /** A suite replayed under some limits. */
@@ -624,6 +631,16 @@ export function simulateRow(
       seconds: Math.min(recordedEnd, limits.timeoutSeconds),
       finished: false,
       reason: "cut where the recording ends",
+      atRecordedEnd: Number.isFinite(recordedEnd)
+        ? estimateAt(
+          row,
+          points,
+          recordedEnd,
+          row.expected,
+          packages,
+          activities,
+        )
+        : null,
     };
 }
 
