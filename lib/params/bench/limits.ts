@@ -92,8 +92,8 @@ export const NEAR_END = 1.5;
  * How long a default run (`deno task bench`, no flags) takes on a 2-core
  * machine, in minutes, as `--list` and the README state it: the published
  * default run's wall time (`suiteSeconds` in results/latest.json, 2,416 s on
- * an Intel Xeon host at 2,600 MHz; its repeat took 2,572 s).  Update it when the default suite is
- * published again.
+ * an Intel Xeon host at 2,600 MHz; its repeat took 2,572 s).  Update it
+ * when the default suite is published again.
  */
 export const DEFAULT_RUN_MINUTES = 40;
 /** Whether {@link DEFAULT_RUN_MINUTES} is a bound, not yet a measurement. */
