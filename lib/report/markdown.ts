@@ -344,10 +344,15 @@ function suiteTime(document: ResultsDocument): string {
  * total).
  */
 function budgetText(params: ResultsDocument["params"]): string | null {
-  if (params.untilDone === true) return "every row to its end (`--until-done`)";
+  const early = params.earlyStop === false
+    ? ", none stopped earlier on its estimate (`--no-early-stop`)"
+    : "";
+  if (params.untilDone === true) {
+    return `every row to its end (\`--until-done\`)${early}`;
+  }
   if (params.budgetSeconds == null) {
     return `each row to its end or its time limit of ` +
-      `${integer.format(params.timeoutSeconds)} s (\`--timeout\`)`;
+      `${integer.format(params.timeoutSeconds)} s (\`--timeout\`)${early}`;
   }
   return `each row's budget ${rateText(params.budgetSeconds)} s (` +
     (params.budgetOfNone != null
@@ -355,7 +360,7 @@ function budgetText(params: ResultsDocument["params"]): string | null {
       : params.budgetFallback != null
       ? `the fixed default: ${params.budgetFallback}`
       : "`--budget`") +
-    `; a row within ${NEAR_END}× of it runs to its end)`;
+    `; a row within ${NEAR_END}× of it runs to its end)${early}`;
 }
 
 /**

@@ -98,6 +98,12 @@ export interface SuiteParams {
   readonly budgetFallback?: string;
   /** `--until-done`: no budget; every run goes to its end or time limit. */
   readonly untilDone?: boolean;
+  /**
+   * `false` with `--no-early-stop`: no run was stopped on its estimate,
+   * only at its end, a stall, its budget or its time limit.  Absent: the
+   * early stop applied.
+   */
+  readonly earlyStop?: boolean;
   /** Runs per configuration; top-level figures are medians over them. */
   readonly runs?: number;
   /** Worker processes per queue shared between processes (default 1). */

@@ -134,6 +134,27 @@ Deno.test("without a budget the time limit binds", () => {
   assert.equal(new StopRule(short).decide(60, null)?.stoppedBy, "time limit");
 });
 
+Deno.test("with --no-early-stop a hopeless run goes on to its time limit, and keeps its estimate there", () => {
+  const limits = { budgetSeconds: null, timeoutSeconds: 600, earlyStop: false };
+  const rule = new StopRule(limits);
+  // The run the rule above stops at 60 s goes on …
+  assert.equal(rule.decide(60, at(60, 20, 100_000)), null);
+  assert.equal(rule.decide(599, at(599, 20, 100_000)), null);
+  // … to the time limit, where its settled estimate stays with it.
+  const end = rule.decide(600, at(600, 20, 100_000));
+  assert.equal(end?.stoppedBy, "time limit");
+  assert.equal(end?.reason, "timed out after 600 s");
+  assert.ok(end?.estimate != null);
+  assert.match(
+    limitsNote({ timeoutSeconds: 600, earlyStop: false }),
+    /up to its time limit of 600 s \(--timeout\); none is stopped earlier on its estimate \(--no-early-stop\)$/,
+  );
+  assert.doesNotMatch(
+    limitsNote({ timeoutSeconds: 600, budgetSeconds: 30, earlyStop: false }),
+    /sure by its measured rate/,
+  );
+});
+
 Deno.test("a run is not judged early while its send loop runs", () => {
   const estimate = at(MIN_OBSERVED_SECONDS, 10, 10_000);
   assert.equal(

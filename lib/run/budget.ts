@@ -44,6 +44,11 @@ export interface RunLimits {
   readonly budgetSeconds: number | null;
   /** The time limit in seconds. */
   readonly timeoutSeconds: number;
+  /**
+   * `false` with `--no-early-stop`: the run is never stopped on its
+   * estimate, only at its budget or time limit.  Absent: it may be.
+   */
+  readonly earlyStop?: boolean;
 }
 
 /** Why a run is stopped before its last delivery. */
@@ -83,20 +88,31 @@ export function limitsNote(
     readonly timeoutSeconds: number;
     readonly budgetSeconds?: number;
     readonly untilDone?: boolean;
+    readonly earlyStop?: boolean;
   },
 ): string {
   const limit = `${params.timeoutSeconds.toLocaleString("en-US")} s`;
+  const early = params.earlyStop !== false;
   if (params.budgetSeconds != null && params.untilDone !== true) {
     return `budget ${params.budgetSeconds} s a row (--budget): a row still ` +
-      `delivering then, or sure by its measured rate not to finish within ` +
-      `${NEAR_END}× that, is stopped and reported incomplete; a row whose ` +
+      `delivering then` +
+      (early
+        ? `, or sure by its measured rate not to finish within ` +
+          `${NEAR_END}× that,`
+        : "") +
+      ` is stopped and reported incomplete; a row whose ` +
       `estimate is within ${NEAR_END}× it runs to its end, up to its time ` +
-      `limit of ${limit} (--timeout)`;
+      `limit of ${limit} (--timeout)` +
+      (early ? "" : "; none is stopped earlier on its estimate " +
+        "(--no-early-stop)");
   }
   return `each row runs to its last delivery, up to its time limit of ` +
-    `${limit} (--timeout); a row whose own measured rate shows it cannot ` +
-    `finish within that (its estimate's optimistic bound lies beyond) is ` +
-    `stopped earlier and reported incomplete, with that estimate`;
+    `${limit} (--timeout); ` +
+    (early
+      ? `a row whose own measured rate shows it cannot ` +
+        `finish within that (its estimate's optimistic bound lies beyond) ` +
+        `is stopped earlier and reported incomplete, with that estimate`
+      : "none is stopped earlier on its estimate (--no-early-stop)");
 }
 
 /** Seconds in words, with thousands separated: `1,200`. */
@@ -295,7 +311,7 @@ export class StopRule {
       ? NEAR_END * limit.seconds
       : limit.seconds;
     if (
-      sendDone && estimate != null &&
+      this.#limits.earlyStop !== false && sendDone && estimate != null &&
       judgedAt(elapsedSeconds, estimate, limit.seconds) &&
       estimate.lowSeconds > beyond
     ) {

@@ -462,6 +462,7 @@ class Run {
     return {
       budgetSeconds: params.untilDone ? null : params.budgetSeconds ?? null,
       timeoutSeconds: this.#timeoutSeconds,
+      ...(params.earlyStop === false ? { earlyStop: false } : {}),
     };
   }
 

@@ -68,6 +68,20 @@ export const OUTPUT_PARAMS = [
     affects: "nothing",
     record: { path: "untilDone", when: "not-default" },
   }),
+  toggle({
+    name: "earlyStop",
+    flag: "no-early-stop",
+    negated: true,
+    default: true,
+    help: "never stop a row on its estimate: only its last delivery, a " +
+      "stall or the time limit ends it, so a queue too slow to finish is " +
+      "measured as far as --timeout goes (by default a row whose " +
+      "estimate's optimistic bound lies past its limit is stopped once " +
+      "its rate has settled)",
+    section: SECTION,
+    affects: "nothing",
+    record: { path: "earlyStop", when: "not-default" },
+  }),
   optional({
     name: "out",
     flag: "out",
