@@ -69,11 +69,7 @@ export function backlogModel(
         (c < fit.cMs / 1000 ? held(c) : ""),
     };
   }
-  const unfit = `the window's backlog moved ${
-    percent(fit?.move ?? 0)
-  }, too little to fit the cost (a fit needs ${
-    percent(FIT_MIN_BACKLOG_MOVE)
-  } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
+  const unfit = whyUnfit(fit);
   if (fixedMs != null && fixedMs >= 0) {
     const a = Math.min(fixedMs / 1000, perDelivery);
     const c = (perDelivery - a) / midBacklog;
@@ -94,6 +90,32 @@ export function backlogModel(
     source: `the ${ms(costMs)} measured by dequeue-cost, as ${unfit}` +
       (c < costMs / 1000 ? held(c) : ""),
   };
+}
+
+/**
+ * Why a window's fit of the cost per message waiting was not gone by, in
+ * words: no fit at all, a backlog that moved too little, a slope not above
+ * zero, or a slope known too loosely (its standard error), whichever held
+ * first, with what a fit needs.
+ */
+export function whyUnfit(fit: BacklogFit | null): string {
+  const needs = `(a fit needs the backlog to move ${
+    percent(FIT_MIN_BACKLOG_MOVE)
+  } and a standard error within ${percent(FIT_MAX_RELATIVE_ERROR)})`;
+  if (fit == null) {
+    return "the window gave no fit of the cost (fewer than four of its " +
+      "slices handed messages out, or its backlog stood still) " + needs;
+  }
+  if (fit.move < FIT_MIN_BACKLOG_MOVE) {
+    return `the window's backlog moved ${
+      percent(fit.move)
+    }, too little to fit the cost ${needs}`;
+  }
+  const fitted = `the cost fitted on the window, ${ms(fit.cMs)} ± ${
+    ms(fit.seMs)
+  } where the backlog moved ${percent(fit.move)},`;
+  if (!(fit.cMs > 0)) return `${fitted} is not above zero ${needs}`;
+  return `${fitted} is too uncertain to go by ${needs}`;
 }
 
 /** What a cost held to the window's time per delivery says, in words. */
