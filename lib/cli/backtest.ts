@@ -6,9 +6,11 @@
  * 25 % and 50 % of its deliveries, where the default's stop rule could
  * first judge it, and where the default's time limit stops it, its
  * estimate against its measured total; each row the time limit cut off,
- * cut at 25 % and 50 % of what it delivered, against when it did) and the
- * simulation of `DIR/latest.json` under several time limits.  Exit codes:
- * 0 printed; 2 bad input or nothing to read.
+ * cut at 25 % and 50 % of what it delivered, against when it did; each row
+ * stopped with an estimate against a finish of the same configuration in
+ * another of the files) and the simulation of `DIR/latest.json` under
+ * several time limits.  Exit codes: 0 printed; 2 bad input or nothing to
+ * read.
  *
  * @module
  */
@@ -28,6 +30,10 @@ import {
   projectionTest,
   simulateSuite,
 } from "../run/backtest.ts";
+import {
+  type EstimateAgainstFinish,
+  stoppedAgainstFinishes,
+} from "../run/finishes.ts";
 import { readSources } from "./advise.ts";
 
 const USAGE = `Usage: deno task backtest [DIR]
@@ -204,6 +210,28 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   if (stops.length === 0) console.log("none in these files");
+  console.log(
+    "\nRows stopped with an estimate, against a finish of the same " +
+      "configuration in another file (the estimate as the run recorded it, " +
+      "and as the estimator now makes it where the default stops the " +
+      "recording):",
+  );
+  const finishes = stoppedAgainstFinishes(sources);
+  for (const f of finishes) {
+    const said = (label: string, e: EstimateAgainstFinish | null) =>
+      e == null ? `${label}: none` : `${label} at ${e.atSeconds} s, ` +
+        `${e.totalSeconds} s (${e.lowSeconds}–${e.highSeconds}): ` +
+        `${percent(e.error)}, ${e.withinBounds ? "within" : "outside"} ` +
+        "its bounds";
+    console.log(
+      `${f.file} ${f.id} (${f.delivered} delivered): ${
+        said("as recorded", f.recorded)
+      }; ${said("now", f.now)}; finished in ${
+        f.actualSeconds.toFixed(1)
+      } s in ${f.finishFile}`,
+    );
+  }
+  if (finishes.length === 0) console.log("none in these files");
 
   const suitePath = resolve(dir, "latest.json");
   const suite = sources.find((s) => resolve(s.path) === suitePath);

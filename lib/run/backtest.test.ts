@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
-import { PARAMS, result } from "../testing/chart_fixtures.ts";
+import {
+  PARAMS,
+  result,
+  steadyRow as steady,
+} from "../testing/chart_fixtures.ts";
 import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {
@@ -16,42 +20,6 @@ import {
   simulateRow,
   simulateSuite,
 } from "./backtest.ts";
-
-/**
- * A burst row at a constant `rate` with `expected` deliveries, its queue
- * filled at the start; with no `implementation` recorded, no driver's
- * dequeue counts as reading its backlog.
- */
-function steady(
-  driver: string,
-  rate: number,
-  expected: number,
-  cutAtSeconds?: number,
-): ConfigurationResult {
-  const total = expected / rate;
-  const end = Math.min(total, cutAtSeconds ?? Infinity);
-  const cumulative: [number, number][] = [];
-  for (let t = 1; t <= Math.ceil(end); t++) {
-    cumulative.push([t, Math.min(expected, Math.round(t * rate))]);
-  }
-  const finished = cutAtSeconds == null || cutAtSeconds >= total;
-  return result(driver, 1, finished ? "ok" : "incomplete", {
-    expected,
-    delivered: cumulative.at(-1)![1],
-    totalSeconds: finished ? total : null,
-    elapsedSeconds: end,
-    reason: finished ? null : `timed out after ${cutAtSeconds} s`,
-    timeline: {
-      bucketSeconds: 1,
-      deliveries: [],
-      cumulative,
-      queueDepth: [
-        [0, expected],
-        [Math.ceil(end), expected - cumulative.at(-1)![1]],
-      ],
-    },
-  });
-}
 
 Deno.test("a constant row back-tests exactly at every cut", () => {
   const row = steady("postgres", 100, 20_000);

@@ -568,6 +568,8 @@ export interface SimulatedRow {
    * all it recorded, at its end, whether settled or not.
    */
   readonly atRecordedEnd?: TotalEstimate | null;
+  /** For a row the rule stops: the estimate it stopped the row on. */
+  readonly estimate?: TotalEstimate | null;
 }
 
 /** A suite replayed under some limits. */
@@ -621,7 +623,13 @@ export function simulateRow(
     const sendDone = row.sendSeconds == null || t >= row.sendSeconds;
     const stop = rule.decide(t, estimate, sendDone);
     if (stop != null) {
-      return { id: row.id, seconds: t, finished: false, reason: stop.reason };
+      return {
+        id: row.id,
+        seconds: t,
+        finished: false,
+        reason: stop.reason,
+        estimate,
+      };
     }
   }
   return finishAt != null

@@ -1,8 +1,9 @@
 /**
  * Synthetic results for the charts' tests: configuration results with chosen
  * figures, timelines from per-second counts, a document with one
- * configuration of each kind (fast, stalled, cut off, failed), and one of
- * configurations stopped before their end with estimated totals.
+ * configuration of each kind (fast, stalled, cut off, failed), one of
+ * configurations stopped before their end with estimated totals, and a
+ * burst row at a constant rate for the back-tests.
  *
  * @module
  */
@@ -298,4 +299,40 @@ export function featureDocument(): ResultsDocument {
       row("redis", "object", 5, [0, 4, 9, 13, 16]),
     ],
   };
+}
+
+/**
+ * A burst row at a constant `rate` with `expected` deliveries, its queue
+ * filled at the start; with no `implementation` recorded, no driver's
+ * dequeue counts as reading its backlog.
+ */
+export function steadyRow(
+  driver: string,
+  rate: number,
+  expected: number,
+  cutAtSeconds?: number,
+): ConfigurationResult {
+  const total = expected / rate;
+  const end = Math.min(total, cutAtSeconds ?? Infinity);
+  const cumulative: [number, number][] = [];
+  for (let t = 1; t <= Math.ceil(end); t++) {
+    cumulative.push([t, Math.min(expected, Math.round(t * rate))]);
+  }
+  const finished = cutAtSeconds == null || cutAtSeconds >= total;
+  return result(driver, 1, finished ? "ok" : "incomplete", {
+    expected,
+    delivered: cumulative.at(-1)![1],
+    totalSeconds: finished ? total : null,
+    elapsedSeconds: end,
+    reason: finished ? null : `timed out after ${cutAtSeconds} s`,
+    timeline: {
+      bucketSeconds: 1,
+      deliveries: [],
+      cumulative,
+      queueDepth: [
+        [0, expected],
+        [Math.ceil(end), expected - cumulative.at(-1)![1]],
+      ],
+    },
+  });
 }
