@@ -30,7 +30,7 @@ Deno.test("on the published results: the back-test and the time limits", async (
   assert.match(stdout, /Rows the default stops, against their own finishes/);
   assert.match(
     stdout,
-    /Rows stopped with an estimate, against a finish of the same configuration in another file/,
+    /Rows stopped before their end, against a longer run of the same configuration in another file/,
   );
   assert.match(
     stdout,

@@ -211,24 +211,28 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   if (stops.length === 0) console.log("none in these files");
   console.log(
-    "\nRows stopped with an estimate, against a finish of the same " +
-      "configuration in another file (the estimate as the run recorded it, " +
-      "and as the estimator now makes it where the default stops the " +
-      "recording):",
+    "\nRows stopped before their end, against a longer run of the same " +
+      "configuration in another file: a finish (the estimate as the run " +
+      "recorded it, and as the estimator now makes it where the default " +
+      "stops the recording), else the run that got furthest (when the " +
+      "estimator now says the row reaches as many deliveries as that run " +
+      "made, against when it made them):",
   );
   const finishes = stoppedAgainstFinishes(sources);
   for (const f of finishes) {
     const said = (label: string, e: EstimateAgainstFinish | null) =>
-      e == null ? `${label}: none` : `${label} at ${e.atSeconds} s, ` +
-        `${e.totalSeconds} s (${e.lowSeconds}–${e.highSeconds}): ` +
-        `${percent(e.error)}, ${e.withinBounds ? "within" : "outside"} ` +
-        "its bounds";
+      e == null
+        ? `${label}: none`
+        : `${label} at ${Math.round(e.atSeconds)} s, ` +
+          `${e.totalSeconds} s (${e.lowSeconds}–${e.highSeconds}): ` +
+          `${percent(e.error)}, ${e.withinBounds ? "within" : "outside"} ` +
+          "its bounds";
     console.log(
       `${f.file} ${f.id} (${f.delivered} delivered): ${
-        said("as recorded", f.recorded)
-      }; ${said("now", f.now)}; finished in ${
-        f.actualSeconds.toFixed(1)
-      } s in ${f.finishFile}`,
+        f.finished ? `${said("as recorded", f.recorded)}; ` : ""
+      }${said("now", f.now)}; ${
+        f.finished ? "finished" : `${f.target} delivered`
+      } in ${f.actualSeconds.toFixed(1)} s in ${f.finishFile}`,
     );
   }
   if (finishes.length === 0) console.log("none in these files");

@@ -3,7 +3,9 @@ import {
   BACKLOG_REST_HIGH,
   BACKLOG_REST_LOW,
   type DeliveryPoint,
+  estimateTo,
   estimateTotal,
+  type TotalEstimate,
 } from "./estimate.ts";
 import { fillingQueue } from "../testing/filling_queue.ts";
 
@@ -389,4 +391,51 @@ Deno.test("a backlog queue that hands out its fanout messages last weighs its ba
     Math.abs(estimate.totalSeconds / queue.end - 1) < 0.15,
     `${estimate.totalSeconds} s against ${queue.end} s`,
   );
+});
+
+Deno.test("the time to a count short of the end: a backlog queue still holds every delivery to come", () => {
+  // 1,000 messages waiting at 0 s, each handed out at 10 ms + 0.1 ms per
+  // message waiting.
+  const a = 0.01;
+  const c = 0.0001;
+  let whole = 0;
+  for (let waiting = 1_000; waiting > 0; waiting--) whole += a + c * waiting;
+  const base: TotalEstimate = {
+    totalSeconds: whole,
+    lowSeconds: 0.7 * whole,
+    highSeconds: 1.3 * whole,
+    deliveriesPerSecond: 1,
+    windowSeconds: 10,
+    longestGapSeconds: 1,
+    settled: true,
+    halfRates: [1, 1],
+    filling: false,
+    delivered: 0,
+    expected: 1_000,
+    basis: "made up for the test",
+    windowDeliveries: 10,
+  };
+  const backlog = {
+    ...base,
+    backlog: {
+      msPerQueued: c * 1000,
+      fixedMs: a * 1000,
+      from: "fitted" as const,
+      measuredMsPerQueued: c * 1000,
+    },
+  };
+  // The first 500 are handed out with 1,000 down to 501 waiting: more than
+  // half the whole time, where a queue of 500 would take less than half.
+  let first = 0;
+  for (let waiting = 1_000; waiting > 500; waiting--) first += a + c * waiting;
+  const half = estimateTo(backlog, 0, 500)!;
+  assert.ok(Math.abs(half.totalSeconds - first) < 0.1, `${half.totalSeconds}`);
+  assert.ok(Math.abs(half.lowSeconds - 0.7 * first) < 0.1);
+  assert.ok(Math.abs(half.highSeconds - 1.3 * first) < 0.1);
+  // At a constant rate, the share of the rest.
+  const even = estimateTo(base, 0, 500)!;
+  assert.ok(Math.abs(even.totalSeconds - whole / 2) < 0.1);
+  // All it expects: the estimate's own; a count already reached: none.
+  assert.equal(estimateTo(backlog, 0, 1_000)!.totalSeconds, whole);
+  assert.equal(estimateTo({ ...backlog, delivered: 600 }, 0, 500), null);
 });

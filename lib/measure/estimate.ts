@@ -173,6 +173,11 @@ export interface TotalEstimate {
    */
   readonly backlog?: {
     readonly msPerQueued: number;
+    /**
+     * The part of a message's time that does not grow with the backlog,
+     * ms (the a of a + c × the messages waiting).
+     */
+    readonly fixedMs: number;
     readonly from: BacklogCostSource;
     readonly measuredMsPerQueued: number;
     /**
@@ -316,6 +321,7 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
       ? {
         backlog: {
           msPerQueued: c * 1000,
+          fixedMs: a * 1000,
           from: model.from,
           measuredMsPerQueued: cost!,
         },
@@ -334,6 +340,56 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     filling,
     delivered,
     basis,
+  };
+}
+
+/** When an estimate says a run reaches some count of deliveries. */
+export interface EstimateTo {
+  /** Estimated seconds from the start to that delivery. */
+  readonly totalSeconds: number;
+  /** The optimistic bound, with the estimate's own share of the rest. */
+  readonly lowSeconds: number;
+  /** The pessimistic bound, likewise. */
+  readonly highSeconds: number;
+}
+
+/**
+ * When an estimate made at `nowSeconds` says its run reaches its
+ * `target`-th delivery, for a target short of all it expects: the rest to
+ * it at the estimate's rate, or, for a queue whose dequeue reads its
+ * backlog, the whole rest less the drain of the deliveries after the
+ * target (the last expected − target messages, handed out with as many
+ * and fewer waiting), as its backlog holds every delivery still to come,
+ * not only those up to the target.  That holds for a target reached once
+ * the queue has filled.  The bounds take the same share of the rest as the
+ * estimate's own.  `null` for a target already reached; the estimate's own
+ * times for one at or past all it expects.
+ */
+export function estimateTo(
+  estimate: TotalEstimate,
+  nowSeconds: number,
+  target: number,
+): EstimateTo | null {
+  const { delivered, expected } = estimate;
+  if (target <= delivered) return null;
+  if (target >= expected) return estimate;
+  const rest = estimate.totalSeconds - nowSeconds;
+  if (!(rest > 0)) return null;
+  const low = (estimate.lowSeconds - nowSeconds) / rest;
+  const high = (estimate.highSeconds - nowSeconds) / rest;
+  const backlog = estimate.backlog;
+  const toTarget = backlog == null
+    ? rest * (target - delivered) / (expected - delivered)
+    : Math.max(0, rest) - drainSeconds(
+      expected - target,
+      backlog.fixedMs / 1000,
+      backlog.msPerQueued / 1000,
+    );
+  if (!(toTarget > 0)) return null;
+  return {
+    totalSeconds: round1(nowSeconds + toTarget),
+    lowSeconds: round1(nowSeconds + toTarget * low),
+    highSeconds: round1(nowSeconds + toTarget * high),
   };
 }
 
@@ -471,6 +527,7 @@ function estimateWhileFilling(
   return {
     backlog: {
       msPerQueued: c * 1000,
+      fixedMs: a * 1000,
       from: model.from,
       measuredMsPerQueued: costMs,
       halvesMsPerQueued: [round2(older * 1000), round2(newer * 1000)],

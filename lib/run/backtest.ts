@@ -14,6 +14,8 @@
  */
 import {
   type DeliveryPoint,
+  type EstimateTo,
+  estimateTo,
   estimateTotal,
   type FanoutProgress,
   type TotalEstimate,
@@ -167,7 +169,7 @@ export function filledAtAt(
 }
 
 /** Whether a row is a burst: no steady load, search, idle or crash test. */
-function isBurst(row: RunResult): boolean {
+export function isBurst(row: RunResult): boolean {
   return row.timeline != null && row.load == null && row.maxRate == null &&
     row.idle == null && (row.crashes == null || row.crashes.length === 0) &&
     (row.gone ?? 0) === 0;
@@ -276,7 +278,16 @@ function estimateAt(
   });
 }
 
-/** One case: the estimate at `atSeconds` of the time to `target`. */
+/** Just the times of an estimate. */
+function pickTimes(to: EstimateTo): EstimateTo {
+  const { totalSeconds, lowSeconds, highSeconds } = to;
+  return { totalSeconds, lowSeconds, highSeconds };
+}
+
+/**
+ * One case: the estimate at `atSeconds` of the time to `target` (all the
+ * row expects, or fewer: {@link estimateTo}).
+ */
 function testCase(
   file: string,
   row: ConfigurationResult,
@@ -287,15 +298,20 @@ function testCase(
   packages: RecordedPackages,
   activities?: number,
 ): BackTestCase | null {
-  const estimate = estimateAt(
+  // The estimate of the whole run, then when it says the target comes: a
+  // backlog queue's backlog holds every delivery still to come.
+  const whole = estimateAt(
     row,
     timelinePoints(row),
     atSeconds,
-    target,
+    row.expected,
     packages,
     activities,
   );
-  if (estimate == null) return null;
+  if (whole == null) return null;
+  const to = estimateTo(whole, atSeconds, target);
+  if (to == null) return null;
+  const estimate: TotalEstimate = { ...whole, ...pickTimes(to) };
   return {
     file,
     id: row.id,

@@ -77,3 +77,30 @@ Deno.test("a finish of another size, or in the same file, is not the same config
     [],
   );
 });
+
+Deno.test("without a finish, a stopped row is checked against the run that got furthest, at a count it made", () => {
+  // Cut off at 3,000 s with 30,000 delivered; the last point of its
+  // timeline before its end: 29,990 by 2,999 s.
+  const further = steadyRow("redis", 10, 50_000, 3_000);
+  const shorter = steadyRow("redis", 10, 50_000, 1_000);
+  const [check, ...rest] = stoppedAgainstFinishes([
+    { path: "stopped.json", document: document([stopped]) },
+    { path: "shorter.json", document: document([shorter]) },
+    { path: "further.json", document: document([further]) },
+  ]);
+  assert.equal(check.file, "stopped.json");
+  assert.equal(check.finished, false);
+  assert.equal(check.finishFile, "further.json");
+  assert.equal(check.target, 29_990);
+  assert.equal(check.actualSeconds, 2_999);
+  // The recorded estimate is of the whole run: not against a count.
+  assert.equal(check.recorded, null);
+  assert.ok(check.now != null);
+  assert.ok(Math.abs(check.now.error) < 0.02, `${check.now.error}`);
+  assert.equal(check.now.withinBounds, true);
+  // The shorter run is checked against the further one too.
+  assert.deepEqual(
+    rest.map((r) => [r.file, r.finishFile]),
+    [["shorter.json", "further.json"]],
+  );
+});

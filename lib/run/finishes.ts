@@ -1,18 +1,25 @@
 /**
- * The rows a run stopped with an estimate, against finishes of the same
+ * The rows a run stopped before their end, against longer runs of the same
  * configuration in other results files: each stopped row's estimate as its
  * run recorded it, and as the estimator now makes it where the default's
  * stop rule stops the recording (or, where the rule cannot judge it within
  * what was recorded, from all it recorded), against the total a run that
- * went to its end measured.  The back-test of a row cuts that row's own
- * timeline; this checks the estimate of a row the default never lets
- * finish, which no timeline of its own can.  Pure: `deno task backtest`
- * (`lib/cli/backtest.ts`) reads the files and prints.
+ * went to its end measured, or, where none did, against when the run that
+ * got furthest made as many deliveries as it made.  The back-test of a row
+ * cuts that row's own timeline; this checks the estimate of a row the
+ * default never lets finish, which no timeline of its own can.  Pure:
+ * `deno task backtest` (`lib/cli/backtest.ts`) reads the files and prints.
  *
  * @module
  */
 import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
-import { defaultLimitsOf, simulateRow } from "./backtest.ts";
+import { estimateTo } from "../measure/estimate.ts";
+import {
+  defaultLimitsOf,
+  isBurst,
+  simulateRow,
+  timelinePoints,
+} from "./backtest.ts";
 
 /** One estimate of a stopped row, against the finish's total. */
 export interface EstimateAgainstFinish {
@@ -30,7 +37,7 @@ export interface EstimateAgainstFinish {
   readonly withinBounds: boolean;
 }
 
-/** A stopped row and a finish of the same configuration. */
+/** A stopped row and a longer run of the same configuration. */
 export interface StoppedAgainstFinish {
   /** The stopped row's results file. */
   readonly file: string;
@@ -38,18 +45,30 @@ export interface StoppedAgainstFinish {
   readonly id: string;
   /** Deliveries it made before it was stopped. */
   readonly delivered: number;
-  /** Its estimate as its run recorded it; `null` when it recorded none. */
+  /**
+   * The deliveries the check is of: all the row expects, where the longer
+   * run finished; else as many as the longer run had made at the last
+   * point of its timeline before its end.
+   */
+  readonly target: number;
+  /** Whether the longer run finished. */
+  readonly finished: boolean;
+  /**
+   * Its estimate as its run recorded it, against a finish; `null` when it
+   * recorded none, or the longer run did not finish (a recorded estimate
+   * is of the whole run only).
+   */
   readonly recorded: EstimateAgainstFinish | null;
   /**
-   * The estimate the estimator as it is now makes from its recording,
-   * where the default's stop rule stops it or, when the rule cannot judge
-   * it within the recording, at the recording's end; `null` when it can
-   * make none.
+   * When the estimator as it is now says the row reaches {@link target}
+   * deliveries ({@link estimateTo}), from its recording where the default's
+   * stop rule stops it or, when the rule cannot judge it within the
+   * recording, at the recording's end; `null` when it can say none.
    */
   readonly now: EstimateAgainstFinish | null;
-  /** The finish's results file. */
+  /** The longer run's results file. */
   readonly finishFile: string;
-  /** The finish's measured total, seconds. */
+  /** Seconds the longer run took to make {@link target} deliveries. */
   readonly actualSeconds: number;
 }
 
@@ -99,12 +118,47 @@ function against(
   };
 }
 
+/** A run of a configuration that went further than a stopped one. */
+interface Longer {
+  readonly file: string;
+  readonly finished: boolean;
+  /** Deliveries it is judged by, and when it had made them. */
+  readonly target: number;
+  readonly seconds: number;
+}
+
 /**
- * Every row of `sources` (results files, each with its path as the user
- * would type it) stopped with an estimate (status `incomplete`)
- * that has a finish of the same configuration ({@link configurationKey})
- * in another of them, each against that finish (the first, in the order
- * given, where there are several).
+ * How far a row went: a finish, all it expected by its total; else the
+ * last point of its timeline before its end (a bucket's end, where its
+ * count is exact), `null` without two.
+ */
+function reach(
+  file: string,
+  row: ConfigurationResult,
+): Longer | null {
+  if (row.status === "ok" && row.totalSeconds != null) {
+    return {
+      file,
+      finished: true,
+      target: row.expected,
+      seconds: row.totalSeconds,
+    };
+  }
+  if (row.status !== "incomplete") return null;
+  const points = timelinePoints(row);
+  const last = points.at(-2);
+  return last == null
+    ? null
+    : { file, finished: false, target: last[1], seconds: last[0] };
+}
+
+/**
+ * Every burst row of `sources` (results files, each with its path as the
+ * user would type it; no steady load or crash test) stopped before its end
+ * (status `incomplete`) against a burst run
+ * of the same configuration ({@link configurationKey}) in another of them
+ * that went further: a finish where there is one (the first, in the order
+ * given), else the run that got furthest, if it got further than the row.
  */
 export function stoppedAgainstFinishes(
   sources: readonly {
@@ -112,43 +166,50 @@ export function stoppedAgainstFinishes(
     readonly document: ResultsDocument;
   }[],
 ): StoppedAgainstFinish[] {
-  const finishes = new Map<string, { file: string; seconds: number }>();
+  const runs = new Map<string, Longer[]>();
   for (const { path, document } of sources) {
     for (const row of document.results) {
-      if (row.status !== "ok" || row.totalSeconds == null) continue;
+      const far = isBurst(row) ? reach(path, row) : null;
+      if (far == null) continue;
       const key = configurationKey(document, row);
-      if (!finishes.has(key)) {
-        finishes.set(key, { file: path, seconds: row.totalSeconds });
-      }
+      runs.set(key, [...runs.get(key) ?? [], far]);
     }
   }
   const out: StoppedAgainstFinish[] = [];
   for (const { path, document } of sources) {
     for (const row of document.results) {
-      if (row.status !== "incomplete") continue;
-      const finish = finishes.get(configurationKey(document, row));
-      if (finish == null || finish.file === path) continue;
-      const actual = finish.seconds;
+      if (row.status !== "incomplete" || !isBurst(row)) continue;
+      const others = (runs.get(configurationKey(document, row)) ?? [])
+        .filter((r) => r.file !== path && r.target > row.delivered);
+      const longer = others.find((r) => r.finished) ??
+        others.sort((a, b) => b.target - a.target)[0];
+      if (longer == null) continue;
+      const actual = longer.seconds;
       const replay = simulateRow(
         row,
         defaultLimitsOf(document),
         document.environment?.packages,
         document.params.total,
       );
-      const estimate = replay.estimate ?? replay.atRecordedEnd ?? null;
+      const whole = replay.finished
+        ? null
+        : replay.estimate ?? replay.atRecordedEnd ?? null;
+      const to = whole == null
+        ? null
+        : estimateTo(whole, replay.seconds, longer.target);
       out.push({
         file: path,
         id: row.id,
         delivered: row.delivered,
-        recorded: row.estimate == null ? null : against(
+        target: longer.target,
+        finished: longer.finished,
+        recorded: row.estimate == null || !longer.finished ? null : against(
           row.estimate,
           row.elapsedSeconds ?? NaN,
           actual,
         ),
-        now: estimate == null || replay.finished
-          ? null
-          : against(estimate, replay.seconds, actual),
-        finishFile: finish.file,
+        now: to == null ? null : against(to, replay.seconds, actual),
+        finishFile: longer.file,
         actualSeconds: actual,
       });
     }
