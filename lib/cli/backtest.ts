@@ -7,9 +7,9 @@
  * first judge it, and where the default's time limit stops it, its
  * estimate against its measured total; each row the time limit cut off,
  * cut at 25 % and 50 % of what it delivered, against when it did; each row
- * stopped with an estimate against a finish of the same configuration in
- * another of the files) and the simulation of `DIR/latest.json` under
- * several time limits.  Exit codes: 0 printed; 2 bad input or nothing to
+ * stopped before its end against a finish, or the run that got furthest,
+ * of the same configuration in another of the files) and the simulation of
+ * `DIR/latest.json` under several time limits.  Exit codes: 0 printed; 2 bad input or nothing to
  * read.
  *
  * @module

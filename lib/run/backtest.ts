@@ -14,7 +14,6 @@
  */
 import {
   type DeliveryPoint,
-  type EstimateTo,
   estimateTo,
   estimateTotal,
   type FanoutProgress,
@@ -278,12 +277,6 @@ function estimateAt(
   });
 }
 
-/** Just the times of an estimate. */
-function pickTimes(to: EstimateTo): EstimateTo {
-  const { totalSeconds, lowSeconds, highSeconds } = to;
-  return { totalSeconds, lowSeconds, highSeconds };
-}
-
 /**
  * One case: the estimate at `atSeconds` of the time to `target` (all the
  * row expects, or fewer: {@link estimateTo}).
@@ -311,7 +304,7 @@ function testCase(
   if (whole == null) return null;
   const to = estimateTo(whole, atSeconds, target);
   if (to == null) return null;
-  const estimate: TotalEstimate = { ...whole, ...pickTimes(to) };
+  const estimate: TotalEstimate = { ...whole, ...to };
   return {
     file,
     id: row.id,
