@@ -9,8 +9,8 @@
  * cut at 25 % and 50 % of what it delivered, against when it did; each row
  * stopped before its end against a finish, or the run that got furthest,
  * of the same configuration in another of the files) and the simulation of
- * `DIR/latest.json` under several time limits.  Exit codes: 0 printed; 2 bad input or nothing to
- * read.
+ * `DIR/latest.json` under several time limits.  Exit codes: 0 printed; 2
+ * bad input or nothing to read.
  *
  * @module
  */

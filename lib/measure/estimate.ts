@@ -380,7 +380,7 @@ export function estimateTo(
   const backlog = estimate.backlog;
   const toTarget = backlog == null
     ? rest * (target - delivered) / (expected - delivered)
-    : Math.max(0, rest) - drainSeconds(
+    : rest - drainSeconds(
       expected - target,
       backlog.fixedMs / 1000,
       backlog.msPerQueued / 1000,
