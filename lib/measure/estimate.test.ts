@@ -23,6 +23,29 @@ function run(
   return points;
 }
 
+/**
+ * A queue whose dequeue reads its backlog, drained: each delivery takes
+ * `a + c ×` the messages still waiting (seconds), one timeline point a
+ * second; `seconds` is when the last one lands.
+ */
+function drain(
+  expected: number,
+  a: number,
+  c: number,
+): { points: DeliveryPoint[]; seconds: number } {
+  const points: DeliveryPoint[] = [];
+  let t = 0;
+  let second = 1;
+  for (let n = 1; n <= expected; n++) {
+    t += a + c * (expected - n + 1);
+    while (t > second) {
+      points.push([second, n - 1]);
+      second++;
+    }
+  }
+  return { points, seconds: t };
+}
+
 /** The second at which a run at `rate(t)` reaches `expected`. */
 function finish(rate: (t: number) => number, expected: number): number {
   let delivered = 0;
@@ -171,18 +194,7 @@ Deno.test("a queue whose dequeue reads its backlog: a delivery's time falls with
   // c = 0.02 ms (the dequeue's cost per message waiting), so 10,000 take
   // 10,000 × 5 ms + 0.02 ms × 10,000 × 10,001 ÷ 2 = 1,050 s.
   const expected = 10_000;
-  const a = 0.005;
-  const c = 0.00002;
-  const points: DeliveryPoint[] = [];
-  let t = 0;
-  let second = 1;
-  for (let n = 1; n <= expected; n++) {
-    t += a + c * (expected - n + 1);
-    while (t > second) {
-      points.push([second, n - 1]);
-      second++;
-    }
-  }
+  const { points } = drain(expected, 0.005, 0.00002);
   const backlog = estimateTotal({
     points,
     nowSeconds: 300,
@@ -253,20 +265,7 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
   // a = 5 ms, c = 0.02 ms per message waiting, as above; dequeue-cost said
   // 0.04 ms, twice the cost this row ran at.
   const expected = 10_000;
-  const a = 0.005;
-  const c = 0.00002;
-  const points: DeliveryPoint[] = [];
-  let t = 0;
-  let second = 1;
-  let actual = 0;
-  for (let n = 1; n <= expected; n++) {
-    t += a + c * (expected - n + 1);
-    while (t > second) {
-      points.push([second, n - 1]);
-      second++;
-    }
-    actual = t;
-  }
+  const { points, seconds: actual } = drain(expected, 0.005, 0.00002);
   // At 600 s the window, the last 300 s, spans a backlog from about 7,700
   // down to about 4,900: enough to fit.
   const estimate = estimateTotal({
@@ -361,9 +360,9 @@ Deno.test("a backlog queue still filling is estimated from the messages it hands
 
 Deno.test("a backlog queue that hands out its fanout messages last weighs its backlog by the messages handed out, not by the window's middle", () => {
   // Deliveries at a small backlog first, then only fanout messages while
-  // the backlog grows (Redis 2.3.5 ×4 in results/latest.json): the window
-  // reaches back to the first delivery, and most of its messages were
-  // handed out while few waited.
+  // the backlog grows (Redis 2.3.5 ×4 in results/latest.json): the
+  // window reaches back to the first delivery, and most of its messages
+  // were handed out while few waited.
   const queue = fillingQueue(100, 100, 10, 0.002, 0.00002, 20);
   const now = queue.fanouts.find(([, n]) => n >= 95)![0];
   const estimate = estimateTotal({

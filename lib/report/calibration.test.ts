@@ -28,6 +28,12 @@ Deno.test("renderCalibration: start, end, and a warning on drift", () => {
     drifted,
     /> \*\*Warning\*\*: the machine's speed changed during the suite .*\(RSA-2048 signatures 600\/s \(588–612\) → 450\/s \(441–459\), -25\.0%\)/,
   );
+  // A drift is not proof of a neighbour: a virtual host's speed moves too.
+  assert.match(
+    drifted,
+    /Either something else was using this host or its own speed changed .*check what else ran \(`ps`\)/,
+  );
+  assert.doesNotMatch(drifted, /Something else was using this host/);
 });
 
 Deno.test("renderCalibration: the all-cores rate when recorded", () => {

@@ -87,9 +87,10 @@ export function renderCalibration(calibration: Calibration): string {
       `> **Warning**: the machine's speed changed during the suite by more ` +
         `than the calibration's own noise (${
           drifted.map(formatShift).join("; ")
-        }). Something else was using this host: figures from early and late ` +
-        "in the suite are not comparable at face value; run it again on a " +
-        "quiet host.",
+        }). Either something else was using this host or its own speed ` +
+        "changed (a virtual machine's neighbours, its clock): figures from " +
+        "early and late in the suite are not comparable at face value; check " +
+        "what else ran (`ps`) and run it again on a quiet host.",
     );
   }
   return lines.join("\n");
