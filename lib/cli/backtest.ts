@@ -89,7 +89,8 @@ function boundsReport(check: BoundsCheck): string {
     `(high − low) ÷ estimate ${check.maxWidth.toFixed(2)} (≤ ` +
     `${t.maxWidth}).\nActual rest ÷ estimated rest after the cut ` +
     `(what the bounds, the rest taking ${REST_LOW}–${REST_HIGH} of its ` +
-    `estimate, rest on): min ${at(0)}, 5th ` +
+    `estimate, rest on): min ${at(0)} (≥ ${t.fastestRest}, the fastest ` +
+    `rest the stop rule believes), 5th ` +
     `percentile ${at(0.05)}, median ${at(0.5)}, 95th ${at(0.95)}, max ` +
     `${at(1)}.`;
 }

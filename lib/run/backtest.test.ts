@@ -54,8 +54,8 @@ Deno.test("a constant row back-tests exactly at every cut", () => {
   }
   // The default could first judge it at the least watch, 30 s.
   assert.equal(cases[2].atSeconds, 30);
-  // 200 s at 100/s: the optimistic bound passes 1.5 × 120 s only once
-  // t + 0.7 × (200 − t) > 180, at t > 133 s, after the budget; at the
+  // 200 s at 100/s: its fastest end passes 1.5 × 120 s only once
+  // t + 0.45 × (200 − t) > 180, at t > 164 s, after the budget; at the
   // budget its estimate, 200 s, lies beyond 180 s, so it is stopped there.
   assert.equal(cases[3].atSeconds, 120);
 });

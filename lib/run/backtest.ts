@@ -17,6 +17,7 @@ import {
   estimateTo,
   estimateTotal,
   type FanoutProgress,
+  FASTEST_REST,
   type TotalEstimate,
 } from "../measure/estimate.ts";
 import type {
@@ -488,6 +489,12 @@ export const BOUNDS_TARGETS = {
   rows: 15,
   /** … of at least this many queues. */
   queues: 5,
+  /**
+   * No actual rest shorter than this share of its estimated rest: the
+   * stop rule's {@link FASTEST_REST}, which must be no faster than any
+   * rest seen.
+   */
+  fastestRest: FASTEST_REST,
 } as const;
 
 /** How a set of back-test cases meets {@link BOUNDS_TARGETS}. */
@@ -546,7 +553,8 @@ export function checkBounds(
     maxWidth,
     restRatios,
     met: coverage >= t.coverage && medianAbsError <= t.medianAbsError &&
-      maxWidth <= t.maxWidth + 1e-9 && rows >= t.rows && queues >= t.queues,
+      maxWidth <= t.maxWidth + 1e-9 && rows >= t.rows && queues >= t.queues &&
+      (restRatios.length === 0 || restRatios[0] >= t.fastestRest - 1e-9),
   };
 }
 

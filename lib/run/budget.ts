@@ -7,7 +7,11 @@
  *
  * @module
  */
-import { FILLED_ENOUGH, type TotalEstimate } from "../measure/estimate.ts";
+import {
+  FASTEST_REST,
+  FILLED_ENOUGH,
+  type TotalEstimate,
+} from "../measure/estimate.ts";
 import { NEAR_END } from "../params/mod.ts";
 
 /**
@@ -110,9 +114,25 @@ export function limitsNote(
     `${limit} (--timeout); ` +
     (early
       ? `a row whose own measured rate shows it cannot ` +
-        `finish within that (its estimate's optimistic bound lies beyond) ` +
+        `finish within that (even the fastest rest the back-test has seen ` +
+        `would end past it) ` +
         `is stopped earlier and reported incomplete, with that estimate`
       : "none is stopped earlier on its estimate (--no-early-stop)");
+}
+
+/**
+ * When a run would end were the rest of it to take only
+ * {@link FASTEST_REST} of the time its estimate gives the rest: the
+ * earliest end the stop rule believes, seconds since the start.
+ * @param estimate The run's estimate now.
+ * @param elapsedSeconds Seconds since the first `sendActivity` call.
+ */
+export function fastestEnd(
+  estimate: TotalEstimate,
+  elapsedSeconds: number,
+): number {
+  return elapsedSeconds +
+    FASTEST_REST * Math.max(0, estimate.totalSeconds - elapsedSeconds);
 }
 
 /** Seconds in words, with thousands separated: `1,200`. */
@@ -229,10 +249,10 @@ function unsettledNote(
  * quarter of the limit when that is shorter), with its send loop over, on a
  * rate that has settled (`TotalEstimate.settled`) over a window of at least
  * half that time (a window cut short where the queue filled is too short
- * until then), and with even the
- * optimistic bound of its estimate past {@link NEAR_END} × the budget (past
- * the time limit where no budget binds).  A rate that has not settled
- * never stops a run early: the run goes on, up to its budget.  A run
+ * until then), and with even the fastest end it believes
+ * ({@link fastestEnd}) past {@link NEAR_END} × the budget (past the time
+ * limit where no budget binds).  A rate that has not settled never stops a
+ * run early: the run goes on, up to its budget.  A run
  * stopped at its budget or the time limit carries its estimate only when
  * the early stop could have judged by it (settled over a window of at least
  * half the least watch).
@@ -310,10 +330,13 @@ export class StopRule {
     const beyond = limit.stoppedBy === "budget"
       ? NEAR_END * limit.seconds
       : limit.seconds;
+    const fastest = estimate == null
+      ? null
+      : fastestEnd(estimate, elapsedSeconds);
     if (
       this.#limits.earlyStop !== false && sendDone && estimate != null &&
-      judgedAt(elapsedSeconds, estimate, limit.seconds) &&
-      estimate.lowSeconds > beyond
+      fastest != null && judgedAt(elapsedSeconds, estimate, limit.seconds) &&
+      fastest > beyond
     ) {
       return {
         stoppedBy: limit.stoppedBy,
@@ -321,8 +344,11 @@ export class StopRule {
           (limit.stoppedBy === "budget"
             ? `${NEAR_END}× the budget of ${secondsText(limit.seconds)} s`
             : `the time limit of ${secondsText(limit.seconds)} s`) +
-          ` (its estimate's optimistic bound is ` +
-          `${secondsText(Math.round(estimate.lowSeconds))} s)` +
+          ` (estimated ${
+            secondsText(Math.round(estimate.totalSeconds))
+          } s; even with the rest taking ${FASTEST_REST} of its estimate, ` +
+          `the fastest the back-test has seen, it would end at ` +
+          `${secondsText(Math.round(fastest))} s)` +
           (estimate.backlog != null && this.#backlogCause != null
             ? `: ${this.#backlogCause}`
             : ""),

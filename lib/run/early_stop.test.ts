@@ -21,7 +21,8 @@ Deno.test({
     const total = 75;
     const recipients = 4;
     const known = total * recipients * PACED_INTERVAL_MS / 1000;
-    // Clearly beyond: its optimistic bound passes 1.5 × 8 s at about 6 s.
+    // Clearly beyond: even with the rest taking 0.45 of its estimate it
+    // would end past 1.5 × 8 s from the start (0.55 t + 13.5 s).
     const budgetSeconds = 8;
     const drivers = await loadDrivers([paced]);
     const { results: [r], params } = await runSuite({

@@ -158,10 +158,10 @@ Deno.test("stallReason names the crashes and a volatile queue's loss", () => {
 
 Deno.test("with limits, a run beyond 1.5× its budget is stopped at its budget with an estimate", () => {
   // One delivery every 0.33 s of 100: 33 s in all, against a 20 s budget;
-  // its optimistic bound (the rest taking REST_LOW, 0.7, of its estimate:
-  // 0.3 t + 23.1 s) never lies past 1.5 × 20 s before the budget, so it is
-  // stopped there, not earlier, on a rate that has settled, its estimate
-  // beyond 1.5 × the budget.
+  // its fastest end (the rest taking FASTEST_REST, 0.45, of its estimate:
+  // 0.55 t + 14.85 s) never lies past 1.5 × 20 s before the budget, so it
+  // is stopped there, not earlier, on a rate that has settled, its
+  // estimate beyond 1.5 × the budget.
   const expected = 100;
   const w = watch({
     expected,

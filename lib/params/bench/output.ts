@@ -25,7 +25,8 @@ export const OUTPUT_PARAMS = [
     default: DEFAULT_TIMEOUT_SECONDS,
     help: "time limit per run of a configuration: a run still delivering " +
       "after S seconds, or sure by its own measured rate not to finish " +
-      "within S (its estimate's optimistic bound lies beyond), is stopped " +
+      "within S (even the fastest rest the back-test has seen would end " +
+      "past it), is stopped " +
       "and reported incomplete, with a labelled estimate of its total once " +
       "its rate has settled",
     section: SECTION,
@@ -75,9 +76,9 @@ export const OUTPUT_PARAMS = [
     default: true,
     help: "never stop a row on its estimate: only its last delivery, a " +
       "stall or the time limit ends it, so a queue too slow to finish is " +
-      "measured as far as --timeout goes (by default a row whose " +
-      "estimate's optimistic bound lies past its limit is stopped once " +
-      "its rate has settled)",
+      "measured as far as --timeout goes (by default a row that would end " +
+      "past its limit even were its rest the fastest the back-test has " +
+      "seen is stopped once its rate has settled)",
     section: SECTION,
     affects: "nothing",
     record: { path: "earlyStop", when: "not-default" },
