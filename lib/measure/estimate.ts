@@ -30,9 +30,10 @@ import {
 /**
  * The bound below: the rest of the run taking this share of the time
  * estimated for it.  From the back-test (`deno task backtest`): where the
- * default first judges a finished row, the rows took 0.79–1.18 of the rest
- * estimated for them between the 5th and 95th percentiles
- * (docs/methodology.md); the bounds hold at least 80 % of them and stay
+ * default first judges a finished row, the rows took 0.49–1.18 of the rest
+ * estimated for them between the 5th and 95th percentiles, the low tail
+ * Deno KV's ({@link FASTEST_REST}; docs/methodology.md); the bounds hold at
+ * least 80 % of them and stay
  * {@link MAX_BOUNDS_WIDTH} of the rest wide, and `lib/cli/backtest.test.ts`
  * checks that they still meet the back-test's targets on the published
  * results.

@@ -73,10 +73,11 @@ export const DEFAULT_LOG_LEVEL: LogLevel = "warning";
  * The time limit of each row of a suite, in seconds (`--timeout`): a row
  * runs to its last delivery unless its own measurements show it cannot
  * finish within this (even the fastest rest the back-test has seen would
- * end past it; see `lib/run/budget.ts`), or it reaches this.  Chosen so that at the default
- * setting (500 × 100, RSA-2048) the queues that can finish within it on the
- * publishing host do, and the default run ends within an hour there
- * (docs/methodology.md, "The default's per-row limit and the estimate").
+ * end past it; see `lib/run/budget.ts`), or it reaches this.  Chosen so
+ * that at the default setting (500 × 100, RSA-2048) the queues that can
+ * finish within it on the publishing host do, and the default run ends
+ * within an hour there (docs/methodology.md, "The default's per-row limit
+ * and the estimate").
  */
 export const DEFAULT_TIMEOUT_SECONDS = 1_200;
 
