@@ -331,12 +331,11 @@ export class StopRule {
       ? NEAR_END * limit.seconds
       : limit.seconds;
     const fastest = estimate == null
-      ? null
+      ? -Infinity
       : fastestEnd(estimate, elapsedSeconds);
     if (
       this.#limits.earlyStop !== false && sendDone && estimate != null &&
-      fastest != null && judgedAt(elapsedSeconds, estimate, limit.seconds) &&
-      fastest > beyond
+      judgedAt(elapsedSeconds, estimate, limit.seconds) && fastest > beyond
     ) {
       return {
         stoppedBy: limit.stoppedBy,

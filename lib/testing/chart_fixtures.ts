@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { FASTEST_REST } from "../measure/estimate.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
@@ -143,8 +144,10 @@ function stopped(
   return result(driver, parallelism, "incomplete", {
     reason: "stopped at 30 s: cannot finish within the budget of 120 s " +
       `(estimated ${Math.round(totalSeconds)} s; even with the rest ` +
-      `taking 0.45 of its estimate, the fastest the back-test has seen, ` +
-      `it would end at ${Math.round(30 + 0.45 * (totalSeconds - 30))} s)`,
+      `taking ${FASTEST_REST} of its estimate, the fastest the back-test ` +
+      `has seen, it would end at ${
+        Math.round(30 + FASTEST_REST * (totalSeconds - 30))
+      } s)`,
     expected: 50_000,
     delivered,
     missing: remaining,
