@@ -545,7 +545,7 @@ function estimateWhileFilling(
       fixedMs: a * 1000,
       from: model.from,
       measuredMsPerQueued: costMs,
-      halvesMsPerQueued: [round2(older * 1000), round2(newer * 1000)],
+      halvesMsPerQueued: [sig3(older * 1000), sig3(newer * 1000)],
     },
     windowDeliveries: inWindow,
     windowHanded: handed,
@@ -604,6 +604,11 @@ function deliveredAt(
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** Three significant figures: a cost per message waiting is ~0.005 ms. */
+function sig3(value: number): number {
+  return Number(value.toPrecision(3));
 }
 
 function rate2(value: number): string {

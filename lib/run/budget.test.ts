@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { estimateTotal, type TotalEstimate } from "../measure/estimate.ts";
+import { fillingQueue } from "../testing/filling_queue.ts";
 import {
   fastestEnd,
   limitsNote,
@@ -256,6 +257,30 @@ Deno.test("a run stopped at its budget a moment after its queue filled carries n
   // Filled 15 s before the budget: the window is long enough.
   const judged = new StopRule(budget).decide(120, late(105));
   assert.equal(judged?.estimate?.totalSeconds, 1000);
+});
+
+Deno.test("a backlog queue cut off while it fills says how its cost per message waiting moved, to three figures", () => {
+  // About 0.01 ms per message waiting: two decimals would print
+  // "0.01 to 0.01 ms", which says nothing of how it moved.
+  const queue = fillingQueue(100, 100, 3, 0.002, 0.00002);
+  const now = queue.fanouts.find(([, n]) => n >= 50)![0];
+  const early = estimateTotal({
+    points: queue.deliveries,
+    nowSeconds: now,
+    expected: 10_000,
+    dequeueMsPerQueued: 0.02,
+    filledAtSeconds: null,
+    fixedMsPerDelivery: 2,
+    fanouts: { points: queue.fanouts, total: 100, perFanout: 100 },
+  })!;
+  assert.equal(early.settled, false);
+  const limit = { budgetSeconds: null, timeoutSeconds: now };
+  const decision = new StopRule(limit).decide(now, early);
+  assert.equal(decision?.estimate, null);
+  assert.match(
+    decision!.reason,
+    /its queue still filled: .* \(it went from 0\.00874 ms to 0\.0106 ms over the two halves of the last 4 s\)/,
+  );
 });
 
 Deno.test("a row stopped on an estimate that falls with its backlog names why its queue slows", () => {

@@ -12,6 +12,7 @@ import {
   FILLED_ENOUGH,
   type TotalEstimate,
 } from "../measure/estimate.ts";
+import { ms } from "../measure/backlog_model.ts";
 import { NEAR_END } from "../params/mod.ts";
 
 /**
@@ -224,8 +225,8 @@ function unsettledNote(
       Math.round(FILLED_ENOUGH * 100)
     } % of the fanout messages are handled and its cost per message ` +
       `waiting holds over the window's halves (it went from ${
-        estimate.backlog.halvesMsPerQueued[0]
-      } to ${estimate.backlog.halvesMsPerQueued[1]} ms over the two halves ` +
+        ms(estimate.backlog.halvesMsPerQueued[0])
+      } to ${ms(estimate.backlog.halvesMsPerQueued[1])} over the two halves ` +
       `of the last ${Math.round(estimate.windowSeconds)} s)`
     : estimate.filling
     ? "its queue was still filling (not every activity's fanout handled), " +
