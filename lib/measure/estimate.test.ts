@@ -7,7 +7,7 @@ import {
   estimateTotal,
   type TotalEstimate,
 } from "./estimate.ts";
-import { fillingQueue } from "../testing/filling_queue.ts";
+import { estimateWhenFanned, fillingQueue } from "../testing/filling_queue.ts";
 
 /** Cumulative points once a second of a run whose rate at `t` is `rate(t)`. */
 function run(
@@ -326,18 +326,8 @@ Deno.test("a queue whose dequeue reads its backlog: the cost is fitted on the wi
 
 Deno.test("a backlog queue still filling is estimated from the messages it hands out, and settles only near its peak backlog", () => {
   const queue = fillingQueue(100, 100, 3, 0.002, 0.00002);
-  const estimateWhen = (fanned: number) => {
-    const now = queue.fanouts.find(([, n]) => n >= fanned)![0];
-    return estimateTotal({
-      points: queue.deliveries,
-      nowSeconds: now,
-      expected: 10_000,
-      dequeueMsPerQueued: 0.02,
-      filledAtSeconds: null,
-      fixedMsPerDelivery: 2,
-      fanouts: { points: queue.fanouts, total: 100, perFanout: 100 },
-    });
-  };
+  const estimateWhen = (fanned: number) =>
+    estimateWhenFanned(queue, fanned).estimate;
   const early = estimateWhen(50);
   assert.ok(early != null);
   assert.equal(early.filling, true);
@@ -360,20 +350,11 @@ Deno.test("a backlog queue still filling is estimated from the messages it hands
 
 Deno.test("a backlog queue that hands out its fanout messages last weighs its backlog by the messages handed out, not by the window's middle", () => {
   // Deliveries at a small backlog first, then only fanout messages while
-  // the backlog grows (Redis 2.3.5 ×4 in results/latest.json): the
+  // the backlog grows (Redis 2.3.5 ×4 in results/default-1200-intel): the
   // window reaches back to the first delivery, and most of its messages
   // were handed out while few waited.
   const queue = fillingQueue(100, 100, 10, 0.002, 0.00002, 20);
-  const now = queue.fanouts.find(([, n]) => n >= 95)![0];
-  const estimate = estimateTotal({
-    points: queue.deliveries,
-    nowSeconds: now,
-    expected: 10_000,
-    dequeueMsPerQueued: 0.02,
-    filledAtSeconds: null,
-    fixedMsPerDelivery: 2,
-    fanouts: { points: queue.fanouts, total: 100, perFanout: 100 },
-  });
+  const { estimate } = estimateWhenFanned(queue, 95);
   assert.ok(estimate != null);
   assert.equal(estimate.filling, true);
   // The cost per message waiting is the queue's own, not held below it.

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { estimateTotal, type TotalEstimate } from "../measure/estimate.ts";
-import { fillingQueue } from "../testing/filling_queue.ts";
+import { estimateWhenFanned, fillingQueue } from "../testing/filling_queue.ts";
 import {
   fastestEnd,
   limitsNote,
@@ -263,17 +263,8 @@ Deno.test("a backlog queue cut off while it fills says how its cost per message 
   // About 0.01 ms per message waiting: two decimals would print
   // "0.01 to 0.01 ms", which says nothing of how it moved.
   const queue = fillingQueue(100, 100, 3, 0.002, 0.00002);
-  const now = queue.fanouts.find(([, n]) => n >= 50)![0];
-  const early = estimateTotal({
-    points: queue.deliveries,
-    nowSeconds: now,
-    expected: 10_000,
-    dequeueMsPerQueued: 0.02,
-    filledAtSeconds: null,
-    fixedMsPerDelivery: 2,
-    fanouts: { points: queue.fanouts, total: 100, perFanout: 100 },
-  })!;
-  assert.equal(early.settled, false);
+  const { nowSeconds: now, estimate: early } = estimateWhenFanned(queue, 50);
+  assert.equal(early?.settled, false);
   const limit = { budgetSeconds: null, timeoutSeconds: now };
   const decision = new StopRule(limit).decide(now, early);
   assert.equal(decision?.estimate, null);

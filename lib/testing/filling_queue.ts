@@ -5,7 +5,25 @@
  *
  * @module
  */
-import type { DeliveryPoint } from "../measure/estimate.ts";
+import {
+  type DeliveryPoint,
+  estimateTotal,
+  type TotalEstimate,
+} from "../measure/estimate.ts";
+
+/** A made-up filling queue's timeline and the parameters that made it. */
+export interface FillingQueue {
+  readonly activities: number;
+  readonly perFanout: number;
+  /** Seconds every hand-out takes, whatever waits. */
+  readonly a: number;
+  /** Seconds every hand-out takes per message waiting. */
+  readonly c: number;
+  readonly deliveries: DeliveryPoint[];
+  readonly fanouts: DeliveryPoint[];
+  /** When its last delivery came, seconds. */
+  readonly end: number;
+}
 
 /**
  * A queue whose every hand-out takes `a + c × waiting` seconds, filling
@@ -24,7 +42,7 @@ export function fillingQueue(
   a: number,
   c: number,
   fanoutsFirstFrom = activities,
-): { deliveries: DeliveryPoint[]; fanouts: DeliveryPoint[]; end: number } {
+): FillingQueue {
   const deliveries: DeliveryPoint[] = [];
   const fanouts: DeliveryPoint[] = [];
   let t = 0;
@@ -50,5 +68,32 @@ export function fillingQueue(
       next++;
     }
   }
-  return { deliveries, fanouts, end: t };
+  return { activities, perFanout, a, c, deliveries, fanouts, end: t };
+}
+
+/**
+ * The estimate of a {@link fillingQueue} once `fanned` of its fanout
+ * messages are handled, as the watch makes it then: its driver declaring
+ * the queue's own cost per message waiting, its stages its own time per
+ * hand-out, its queue not yet filled.
+ */
+export function estimateWhenFanned(
+  queue: FillingQueue,
+  fanned: number,
+): { nowSeconds: number; estimate: TotalEstimate | null } {
+  const nowSeconds = queue.fanouts.find(([, n]) => n >= fanned)![0];
+  const estimate = estimateTotal({
+    points: queue.deliveries,
+    nowSeconds,
+    expected: queue.activities * queue.perFanout,
+    dequeueMsPerQueued: queue.c * 1000,
+    filledAtSeconds: null,
+    fixedMsPerDelivery: queue.a * 1000,
+    fanouts: {
+      points: queue.fanouts,
+      total: queue.activities,
+      perFanout: queue.perFanout,
+    },
+  });
+  return { nowSeconds, estimate };
 }
