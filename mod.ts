@@ -137,6 +137,11 @@ export {
 } from "./lib/services/server.ts";
 export { errorMessage } from "./lib/results/error_message.ts";
 export { findBinary } from "./lib/services/binaries.ts";
+export type {
+  FetchedLayout,
+  ServerFetcher,
+  ServerTools,
+} from "./lib/services/fetched.ts";
 export {
   type LoggedProcess,
   spawnLogged,

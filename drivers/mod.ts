@@ -51,6 +51,11 @@ export type {
   StartOptions,
 } from "../lib/services/types.ts";
 export type {
+  FetchedLayout,
+  ServerFetcher,
+  ServerTools,
+} from "../lib/services/fetched.ts";
+export type {
   MessageQueue,
   MessageQueueDepth,
   MessageQueueEnqueueOptions,

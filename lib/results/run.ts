@@ -113,6 +113,12 @@ export interface ServerRecord {
   readonly version: string;
   /** Whether the bench started it (or the user gave a URL). */
   readonly startedByBench: boolean;
+  /**
+   * Where it came from: `$REDIS_URL`, `PATH: /usr/bin/redis-server`, or
+   * `fetched: …` (what the bench downloaded, and its cache folder).  Absent
+   * from results written before it was recorded.
+   */
+  readonly origin?: string;
 }
 
 /** Everything measured in one run of a configuration. */

@@ -268,13 +268,24 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   return id;
 }
 
-/** Whether a driver can run here (its server available, its own checks). */
+/**
+ * Whether a driver can run here (its server available, its own checks).
+ *
+ * @param driver The driver.
+ * @param services Where its server comes from.
+ * @param fetch Fetch its server's programs now where they must be fetched
+ *   (a failed fetch then makes it unavailable); leave it out to only say
+ *   that they would be (`--list`).
+ */
 export async function driverAvailability(
   driver: Driver,
   services: ServiceManager,
+  fetch?: { readonly signal?: AbortSignal },
 ): Promise<Availability> {
   if (driver.service != null) {
-    const service = services.availability(driver.service);
+    const service = fetch == null
+      ? services.availability(driver.service)
+      : await services.provision(driver.service, fetch.signal);
     if (!service.available) return service;
   }
   return await driver.availability?.() ?? { available: true };

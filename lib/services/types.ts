@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ServerFetcher, ServerTools } from "./fetched.ts";
 
 /**
  * Whether something can run on this machine (a service, a driver), and if
@@ -22,6 +23,11 @@ export interface StartOptions {
   readonly port: number;
   /** Aborts a slow start. */
   readonly signal?: AbortSignal;
+  /**
+   * The server's programs: the machine's (on `PATH`) when absent, or a copy
+   * the bench fetched into its cache.
+   */
+  readonly tools?: ServerTools;
 }
 
 /** A throwaway server that the bench started. */
@@ -70,6 +76,11 @@ export interface ServiceDefinition {
   readonly binaries: readonly string[];
   /** How to install the binaries, for the skip reason. */
   readonly installHint: string;
+  /**
+   * How to fetch the binaries, without root, when they are not on `PATH`;
+   * absent when they cannot be fetched (they must be installed).
+   */
+  readonly fetcher?: ServerFetcher;
   /** Starts a throwaway server; resolves once it accepts connections. */
   start(options: StartOptions): Promise<StartedServer>;
   /**
