@@ -18,6 +18,47 @@
  * @module
  */
 import { join, relative } from "node:path";
+import {
+  FETCH_ENV,
+  mariadbService,
+  postgresService,
+  rabbitmqService,
+  redisService,
+  type ServiceDefinition,
+  ServiceManager,
+} from "../services/mod.ts";
+
+/** The servers the tests start, in the order the runner reports them. */
+const TEST_SERVERS: readonly ServiceDefinition[] = [
+  postgresService,
+  redisService,
+  rabbitmqService,
+  mariadbService,
+];
+
+/**
+ * Makes the tests' servers ready before any test runs: fetches those that
+ * must be fetched (once, into the bench's cache), and prints where each
+ * comes from, or why the tests that need it are skipped.
+ *
+ * @param services The manager to fetch with (it starts no server).
+ * @returns The lines printed.
+ */
+export async function provisionTestServers(
+  services: ServiceManager,
+  servers: readonly ServiceDefinition[] = TEST_SERVERS,
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const def of servers) {
+    const availability = await services.provision(def);
+    lines.push(
+      availability.available
+        ? `  ${def.name}: ${availability.note ?? "available"}`
+        : `  ${def.name}: the tests that need it are skipped: ${availability.reason}`,
+    );
+  }
+  return lines;
+}
 
 /** What one `deno test` summary line counts. */
 export interface TestCounts {
@@ -148,7 +189,9 @@ async function runFile(
 ): Promise<{ output: string; counts: TestCounts | null; code: number }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["test", ...FLAGS, "--no-check", file],
-    env: { NO_COLOR: "1" },
+    // The runner fetched what it could: a test that finds a server missing
+    // skips rather than fetching it again (or failing) on its own.
+    env: { NO_COLOR: "1", [FETCH_ENV]: "no" },
     stdin: "null",
   }).output();
   const output = new TextDecoder().decode(stdout) +
@@ -178,6 +221,10 @@ async function main(args: readonly string[]): Promise<number> {
   if (!check.success) {
     console.log(formatSummary({ ...NO_TESTS, failed: 1 }, 0, true));
     return 1;
+  }
+  console.log("servers:");
+  for (const line of await provisionTestServers(new ServiceManager())) {
+    console.log(line);
   }
   const workers = Math.min(2, files.length);
   console.log(

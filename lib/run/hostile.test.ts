@@ -12,7 +12,13 @@ import {
 } from "../../fake_inbox/behaviour.ts";
 import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
 import { runSuite } from "./suite.ts";
-import { assertOutcome, survivors, withLogDir } from "../testing/mod.ts";
+import {
+  assertOutcome,
+  serversMissing,
+  survivors,
+  withLogDir,
+} from "../testing/mod.ts";
+import { postgresService, redisService } from "../services/mod.ts";
 import {
   heldPostgresDriver,
   heldRedisAofDriver,
@@ -114,6 +120,7 @@ Deno.test({
 Deno.test({
   ...options,
   name: "an inbox that verifies HTTP signatures accepts every delivery",
+  ignore: serversMissing(postgresService) != null,
   async fn() {
     await run("postgres", { verifySignatures: true }, {}, (r) => {
       assert.equal(r.status, "ok", r.reason ?? "");
@@ -198,6 +205,7 @@ Deno.test({
   ...options,
   name:
     "crashing Redis without persistence loses the backlog; with AOF nothing",
+  ignore: serversMissing(redisService) != null,
   async fn() {
     await run(heldRedisDriver, crashInbox, {
       crash: { serverAt: 0 },
@@ -227,6 +235,7 @@ Deno.test({
 Deno.test({
   ...options,
   name: "crashing PostgreSQL loses nothing it had queued",
+  ignore: serversMissing(postgresService) != null,
   async fn() {
     await run(heldPostgresDriver, crashInbox, { crash: { serverAt: 0 } }, (
       r,
@@ -250,6 +259,7 @@ Deno.test({
   ...options,
   name: "a worker that dies with its PostgreSQL server is started again, " +
     "and only what it had taken can be lost",
+  ignore: serversMissing(postgresService) != null,
   async fn() {
     await run("postgres", crashInbox, { crash: { serverAt: 0.5 } }, (r) => {
       assert.equal(r.crashes?.[0]?.target, "server");

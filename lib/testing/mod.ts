@@ -38,6 +38,7 @@ export {
   outliveCrash,
   queueExists,
   rejectsWithin,
+  serversMissing,
   withEnv,
   withRedis,
   withSilentServer,

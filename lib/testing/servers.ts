@@ -10,11 +10,39 @@ import assert from "node:assert/strict";
 import type { ChannelModel } from "amqplib";
 import { Redis } from "ioredis";
 import { LOAD_ALLOWANCE } from "./queues.ts";
-import type {
-  AcquiredService,
-  ServiceDefinition,
+import {
+  type AcquiredService,
+  type ServiceDefinition,
   ServiceManager,
 } from "../services/mod.ts";
+
+const toldMissing = new Set<string>();
+
+/**
+ * Why tests that need these servers cannot run here, or `undefined` when
+ * each can be had (from its URL variable, `PATH`, the bench's cache, or a
+ * fetch).  For a test's `ignore`, which names no reason: each missing server
+ * is said on stderr, once per process, with what is missing and the fix.
+ *
+ * @param defs The servers the tests need.
+ */
+export function serversMissing(
+  ...defs: readonly ServiceDefinition[]
+): string | undefined {
+  const manager = new ServiceManager();
+  const reasons: string[] = [];
+  for (const def of defs) {
+    const availability = manager.availability(def);
+    if (availability.available) continue;
+    const reason = `${def.name}: ${availability.reason}`;
+    reasons.push(reason);
+    if (!toldMissing.has(reason)) {
+      toldMissing.add(reason);
+      console.warn(`skipping the tests that need ${reason}`);
+    }
+  }
+  return reasons.length === 0 ? undefined : reasons.join("; ");
+}
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
