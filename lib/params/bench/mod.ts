@@ -146,7 +146,10 @@ export const BENCH: CommandTable<typeof PARAMS> = {
   ],
   footer:
     `Servers: REDIS_URL, POSTGRES_URL, AMQP_URL and MYSQL_URL are used when set;
-otherwise the bench starts throwaway servers if they are installed.
+otherwise the bench starts throwaway servers from the machine's install, or
+fetches Redis and PostgreSQL once into its cache folder where they are not
+installed (BENCH_CACHE_DIR moves the folder; BENCH_FETCH_SERVERS=no turns
+fetching off).
 
 Precedence: a flag, then its environment variable, then the --scenario
 preset, then the default.
