@@ -277,6 +277,11 @@ async function main(): Promise<number> {
   const saved = output.outcome;
   quietly(() => {
     console.log(table);
+    const { commit, noCommitReason } = document.environment ?? {};
+    if (commit === null) {
+      // Results that cannot name the code that measured them say so.
+      console.log(`commit: none recorded (${noCommitReason ?? "unknown"})`);
+    }
     if (saved.ok) {
       console.log(
         `Results: ${out}/latest.json, ${out}/latest.md` +

@@ -7,12 +7,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsDocument } from "./lib/results/types.ts";
-import { findBinary } from "./lib/services/binaries.ts";
+import { redisService } from "./lib/services/mod.ts";
 import {
   namespacesUnavailable,
   staleNamespaces,
 } from "./lib/services/netns.ts";
-import { runDeno, spawnDeno, survivors } from "./lib/testing/mod.ts";
+import {
+  runDeno,
+  serversMissing,
+  spawnDeno,
+  survivors,
+} from "./lib/testing/mod.ts";
+import { toolMissing } from "./lib/testing/tools.ts";
 import { selfIdentity } from "./lib/system/leftovers.ts";
 import { sleep } from "./lib/system/sleep.ts";
 
@@ -124,7 +130,11 @@ function spawnBench(
 Deno.test({
   name:
     "one Ctrl-C in a terminal through deno task: a graceful stop, the finished configuration kept, nothing left",
-  ignore: findBinary("script") == null || findBinary("redis-server") == null,
+  ignore: toolMissing(
+    "script",
+    "skipping the test of one Ctrl-C in a terminal",
+    "apt-get install bsdextrautils (Debian 13; bsdutils holds it on 12)",
+  ) || serversMissing(redisService) != null,
   sanitizeResources: false,
   async fn() {
     const { base, tmp, out } = await scratch();
@@ -280,7 +290,7 @@ Deno.test({
 Deno.test({
   name:
     "a bench killed outright leaves folders and a server that the next bench removes, saying so",
-  ignore: findBinary("redis-server") == null,
+  ignore: serversMissing(redisService) != null,
   sanitizeResources: false,
   async fn() {
     const { base, tmp, out } = await scratch();

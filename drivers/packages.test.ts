@@ -15,6 +15,7 @@ import {
   SOURCE_PACKAGES,
 } from "./packages.ts";
 import { withEnv } from "../lib/testing/mod.ts";
+import { toolMissing } from "../lib/testing/tools.ts";
 
 /** Fedify's own source of the packages at 2.3.5, where this machine has it. */
 const SHARED_SOURCE = fileURLToPath(
@@ -91,12 +92,40 @@ Deno.test("a package from a source tree records its version, its path in the tre
       official: true,
       version: "2.3.5",
       origin: "fedify-source",
-      ref: { commit: null, tag: null, dirty: null },
+      ref: {
+        commit: null,
+        tag: null,
+        dirty: null,
+        noCommitReason: "not a git checkout",
+      },
     });
     // A variant that asks for deno.json's name gets it, tree or not.
     const kept = await loadQueuePackage("redis", mapped, "mapped", source);
     assert.equal(kept.implementation.origin, "registry");
+    // Without git, a pre-release version is not a release.
+    assert.equal(
+      isRelease("2.4.0-dev.1", { commit: null, tag: null, dirty: null }),
+      false,
+    );
 
+    if (
+      toolMissing(
+        "git",
+        "a source tree's commit and tag are checked as not recorded " +
+          '("git not found")',
+        "apt-get install git",
+      )
+    ) {
+      // A checkout whose commit this machine cannot read says so.
+      await Deno.mkdir(join(dir, ".git"));
+      assert.deepEqual(await new FedifySource(dir).ref(), {
+        commit: null,
+        tag: null,
+        dirty: null,
+        noCommitReason: "git not found",
+      });
+      return;
+    }
     // At the release's tag, official; one commit later, not, and the
     // commit is recorded.
     await git(dir, "init", "-q");
@@ -112,12 +141,8 @@ Deno.test("a package from a source tree records its version, its path in the tre
     const later = await new FedifySource(dir).ref();
     assert.equal(later.tag, null);
     assert.match(later.commit ?? "", /^[0-9a-f]{40}$/);
+    assert.equal(later.noCommitReason, undefined);
     assert.equal(isRelease("2.3.5", later), false);
-    // Without git, a pre-release version is not a release.
-    assert.equal(
-      isRelease("2.4.0-dev.1", { commit: null, tag: null, dirty: null }),
-      false,
-    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

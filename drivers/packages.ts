@@ -26,7 +26,7 @@ import {
   describeImplementation,
   packageName,
 } from "../lib/measure/implementation.ts";
-import { readCommit, readExactTag } from "../lib/measure/provenance.ts";
+import { readCommitReading, readExactTag } from "../lib/measure/provenance.ts";
 import { appRuntime } from "../lib/runtime/mod.ts";
 
 /** The environment variable that names a Fedify source tree. */
@@ -188,14 +188,16 @@ export class FedifySource {
 
   /**
    * Which code the tree holds: its commit and exact tag when it is a git
-   * checkout of its own, otherwise nothing (the packages' declared
-   * versions then stand for it).  Read once.
+   * checkout of its own and git reads it, otherwise why not (the packages'
+   * declared versions then stand for it).  Read once.
    */
   ref(): Promise<SourceRef> {
     this.#ref ??= (async () => {
       const root = pathToFileURL(this.#dir + "/");
-      const commit = await readCommit(root);
-      if (commit == null) return { commit: null, tag: null, dirty: null };
+      const { commit, noCommitReason } = await readCommitReading(root);
+      if (commit == null) {
+        return { commit: null, tag: null, dirty: null, noCommitReason };
+      }
       return {
         commit: commit.sha,
         tag: await readExactTag(root),
@@ -230,12 +232,20 @@ export class FedifySource {
 
 /** What {@link FedifySource.ref} reads of a source tree. */
 export interface SourceRef {
-  /** Its git commit, or `null` when it is not a git checkout of its own. */
+  /**
+   * Its git commit, or `null` when it cannot be read
+   * ({@link SourceRef.noCommitReason} says why).
+   */
   readonly commit: string | null;
   /** The tag at exactly that commit, if any. */
   readonly tag: string | null;
   /** Whether the checkout had uncommitted changes; `null` without git. */
   readonly dirty: boolean | null;
+  /**
+   * Why {@link SourceRef.commit} is `null`: `not a git checkout`, `git not
+   * found`, or what failed; absent when a commit was read.
+   */
+  readonly noCommitReason?: string;
 }
 
 /**

@@ -172,4 +172,22 @@ Deno.test("collectEnvironment: this machine and this repository", async () => {
   }
   // The result is plain JSON.
   assert.deepEqual(JSON.parse(JSON.stringify(env)), env);
+  assert.ok(!("commit" in env), "no commit given, none recorded");
+});
+
+Deno.test("collectEnvironment records the reason beside a null commit only", async () => {
+  const options = { params: PARAMS, packages: [], servers: {} };
+  const none = await collectEnvironment({
+    ...options,
+    commit: null,
+    noCommitReason: "git not found",
+  });
+  assert.equal(none.commit, null);
+  assert.equal(none.noCommitReason, "git not found");
+  const read = await collectEnvironment({
+    ...options,
+    commit: { sha: "a".repeat(40), dirty: false },
+    noCommitReason: "git not found",
+  });
+  assert.ok(!("noCommitReason" in read));
 });

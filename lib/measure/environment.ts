@@ -25,11 +25,13 @@ export interface CollectEnvironmentOptions {
   /** Queue server versions, by service name. */
   readonly servers: Readonly<Record<string, string>>;
   /**
-   * This project's commit (`readCommit()` of `provenance.ts`, read once
-   * when the suite starts: the results it writes may dirty the tree); not
-   * recorded when absent.
+   * This project's commit (`readCommitReading()` of `provenance.ts`, read
+   * once when the suite starts: the results it writes may dirty the tree);
+   * not recorded when absent.
    */
   readonly commit?: Commit | null;
+  /** Why {@link commit} is `null`; recorded beside it. */
+  readonly noCommitReason?: string;
   /** The command line as run; not recorded when absent. */
   readonly command?: readonly string[] | null;
 }
@@ -81,6 +83,9 @@ export async function collectEnvironment(
       " + Ed25519 (Object Integrity Proofs)",
     fanout: params.fanout,
     ...(options.commit === undefined ? {} : { commit: options.commit }),
+    ...(options.commit === null && options.noCommitReason != null
+      ? { noCommitReason: options.noCommitReason }
+      : {}),
     ...(options.command === undefined ? {} : { command: options.command }),
   };
 }

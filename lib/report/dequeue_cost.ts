@@ -167,7 +167,7 @@ function whatRan(document: DequeueCostDocument): string[] {
     ) => ({ driver, implementation })),
   );
   const environment = document.environment as
-    | Pick<Environment, "commit" | "command">
+    | Pick<Environment, "commit" | "noCommitReason" | "command">
     | null;
   const lines = [
     ...code,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { renderEnvironment } from "./environment.ts";
+import { provenanceLines, renderEnvironment } from "./environment.ts";
 import type { Environment } from "../results/types.ts";
 import { calibration, ENVIRONMENT } from "../testing/comparison_fixtures.ts";
 
@@ -71,4 +71,27 @@ Deno.test("renderEnvironment shows the calibration in the Machine section", () =
   });
   assert.match(text, /Architecture\*\*: x86_64\n- \*\*Calibration\*\*/);
   assert.match(text, /loopback POSTs 9,000\/s \(8,820–9,180\)\n\n### Software/);
+});
+
+Deno.test("the report names this project's commit, or says why none was recorded", () => {
+  const line = (env: Parameters<typeof provenanceLines>[0]) =>
+    provenanceLines(env)[0];
+  assert.equal(
+    line({ commit: { sha: "a".repeat(40), dirty: false } }),
+    `- **This project's commit**: \`${"a".repeat(40)}\``,
+  );
+  for (const reason of ["not a git checkout", "git not found"]) {
+    assert.equal(
+      line({ commit: null, noCommitReason: reason }),
+      `- **This project's commit**: none recorded (${reason})`,
+    );
+  }
+  // Files from before the reason was recorded.
+  assert.equal(
+    line({ commit: null }),
+    "- **This project's commit**: none recorded (not a git checkout, or " +
+      "git missing)",
+  );
+  // Files from before the commit was recorded.
+  assert.deepEqual(provenanceLines({}), []);
 });

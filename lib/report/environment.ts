@@ -69,13 +69,15 @@ export function renderEnvironment(
  * dequeue-cost report, whose environment has these two and less else).
  */
 export function provenanceLines(
-  env: Pick<Environment, "commit" | "command">,
+  env: Pick<Environment, "commit" | "noCommitReason" | "command">,
 ): string[] {
   const lines: string[] = [];
   if (env.commit !== undefined) {
     lines.push(
       env.commit == null
-        ? "- **This project's commit**: unknown (not run from a git checkout)"
+        ? `- **This project's commit**: none recorded (${
+          text(env.noCommitReason ?? "not a git checkout, or git missing")
+        })`
         : `- **This project's commit**: ${code(env.commit.sha)}${
           env.commit.dirty ? " with uncommitted changes" : ""
         }`,

@@ -41,6 +41,29 @@ Deno.test("which code ran, in words: registry, source tree at a tag or a commit,
     implementationText(fromTree({ commit: null, tag: null, dirty: null })),
     /not a git checkout; its package declares that version/,
   );
+  assert.match(
+    implementationText(
+      fromTree({
+        commit: null,
+        tag: null,
+        dirty: null,
+        noCommitReason: "not a git checkout",
+      }),
+    ),
+    /\(not a git checkout; its package declares that version\)/,
+  );
+  // A checkout whose commit could not be read is not called no checkout.
+  assert.match(
+    implementationText(
+      fromTree({
+        commit: null,
+        tag: null,
+        dirty: null,
+        noCommitReason: "git not found",
+      }),
+    ),
+    /\(no commit recorded: git not found; its package declares that version\)/,
+  );
   assert.equal(
     implementationText({
       specifier: "@fedify/amqp",

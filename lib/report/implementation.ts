@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Implementation } from "../results/types.ts";
+import { type Implementation, NOT_A_GIT_CHECKOUT } from "../results/types.ts";
 
 /** One implementation in words, for a Markdown list. */
 export function implementationText(implementation: Implementation): string {
@@ -28,7 +28,10 @@ export function implementationText(implementation: Implementation): string {
   }
 }
 
-/** Where a source tree stood: its tag, or its commit, or its version. */
+/**
+ * Where a source tree stood: its tag, or its commit, or its version and
+ * why no commit was recorded.
+ */
 function sourceRefText(implementation: Implementation): string {
   const ref = implementation.ref;
   const dirty = ref?.dirty ? ", with uncommitted changes" : "";
@@ -36,7 +39,10 @@ function sourceRefText(implementation: Implementation): string {
   if (ref?.commit != null) {
     return `at commit ${ref.commit.slice(0, 12)} (not a release)${dirty}`;
   }
-  return "(not a git checkout; its package declares that version)";
+  const why = ref?.noCommitReason;
+  return why == null || why === NOT_A_GIT_CHECKOUT
+    ? `(${NOT_A_GIT_CHECKOUT}; its package declares that version)`
+    : `(no commit recorded: ${why}; its package declares that version)`;
 }
 
 /**

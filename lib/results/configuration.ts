@@ -63,7 +63,10 @@ export interface Implementation {
 /** See {@link Implementation.origin}. */
 export type ImplementationOrigin = "registry" | "fedify-source" | "stand-in";
 
-/** Which code a Fedify source tree held; all `null` when it is not a git checkout. */
+/**
+ * Which code a Fedify source tree held; all `null` when its commit could
+ * not be read ({@link SourceRefRecord.noCommitReason} says why).
+ */
 export interface SourceRefRecord {
   /** Its git commit. */
   readonly commit: string | null;
@@ -71,6 +74,12 @@ export interface SourceRefRecord {
   readonly tag: string | null;
   /** Whether the checkout had uncommitted changes. */
   readonly dirty: boolean | null;
+  /**
+   * Why {@link commit} is `null`, in the words of the environment's
+   * `noCommitReason` (`not a git checkout`, `git not found`, …).  Absent
+   * when a commit is recorded, and in files written before it was recorded.
+   */
+  readonly noCommitReason?: string;
 }
 
 /**

@@ -13,6 +13,19 @@ import type { Spread } from "./figures.ts";
  */
 export const UNKNOWN = "unknown";
 
+/**
+ * {@link Environment.noCommitReason} (and a source tree's) when the folder
+ * has no `.git` of its own: a downloaded archive, or the project imported
+ * as a library.
+ */
+export const NOT_A_GIT_CHECKOUT = "not a git checkout";
+
+/**
+ * {@link Environment.noCommitReason} (and a source tree's) when the folder
+ * is a git checkout but no `git` executable is on `PATH`.
+ */
+export const GIT_NOT_FOUND = "git not found";
+
 /** The machine and software a suite ran on, as the bench read them. */
 export interface Environment {
   /** CPU model name, logical cores, and clock in MHz when known. */
@@ -50,10 +63,17 @@ export interface Environment {
   readonly calibration?: Calibration;
   /**
    * This project's git commit the suite ran from; `null` when it could not
-   * be read (not a git checkout, e.g. imported as a library, or git
-   * missing); absent in files written before it was recorded.
+   * be read ({@link noCommitReason} says why); absent in files written
+   * before it was recorded.
    */
   readonly commit?: Commit | null;
+  /**
+   * Why {@link commit} is `null`: {@link NOT_A_GIT_CHECKOUT},
+   * {@link GIT_NOT_FOUND}, or what went wrong (`git failed: …`, `git could
+   * not run: …`).  Absent when a commit is recorded, and in files written
+   * before it was recorded.
+   */
+  readonly noCommitReason?: string;
   /**
    * The command line as run: the bench's environment variables that were
    * set (`TOTAL=20`), the script (`bench.ts`), then its arguments; `null`

@@ -87,6 +87,8 @@ export {
   type CalibrationPoint,
   type Commit,
   type Environment,
+  GIT_NOT_FOUND,
+  NOT_A_GIT_CHECKOUT,
   UNKNOWN,
 } from "./environment.ts";
 export {

@@ -14,7 +14,7 @@ import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import type { Driver } from "../../drivers/driver.ts";
 import { implementationFor } from "../../drivers/packages.ts";
 import { collectEnvironment } from "../measure/environment.ts";
-import { readCommit } from "../measure/provenance.ts";
+import { readCommitReading } from "../measure/provenance.ts";
 import type { Implementation } from "../results/types.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
@@ -223,7 +223,7 @@ async function environmentOf(
       },
       packages: [...new Set(drivers.flatMap((d) => d.packages ?? []))],
       servers,
-      commit: await readCommit(),
+      ...await readCommitReading(),
       ...(command == null ? {} : { command }),
     });
   return environment;

@@ -16,7 +16,7 @@ import {
   ROW_CALIBRATION,
 } from "./calibrate.ts";
 import { planRounds, randomSeed } from "./order.ts";
-import { readCommit } from "../measure/provenance.ts";
+import { readCommitReading } from "../measure/provenance.ts";
 import { collectEnvironment } from "../measure/environment.ts";
 import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
@@ -198,7 +198,7 @@ export async function runSuite(
   const began = performance.now();
   const startedAt = new Date().toISOString();
   // Read before anything is written: the results may dirty the tree.
-  const commit = await readCommit();
+  const { commit, noCommitReason } = await readCommitReading();
   const { logDir, save } = options;
   const calibrate = options.calibrate ?? false;
   const previous = options.resumeFrom != null &&
@@ -235,6 +235,7 @@ export async function runSuite(
       ],
       servers,
       commit,
+      noCommitReason,
       command: options.command ?? null,
     });
     if (calibration != null) environment = { ...environment, calibration };
