@@ -7,6 +7,8 @@
  * bounds of time are asserted.
  */
 import assert from "node:assert/strict";
+import { missingBecause } from "../testing/tools.ts";
+import { serversMissing } from "../testing/servers.ts";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import {
   allowedCpus,
@@ -25,10 +27,13 @@ import { noneDriver } from "../../drivers/none.ts";
 import { deploymentRecord } from "./deployment.ts";
 import { runSuite } from "./suite.ts";
 
-const noRedis = !new ServiceManager().availability(redisService).available;
+const noRedis = serversMissing(redisService) != null;
 const redis = findDriver(builtinDrivers, "redis")!;
 const inProcess = findDriver(builtinDrivers, "in-process")!;
-const noNamespaces = namespacesUnavailable() != null;
+const noNamespaces = missingBecause(
+  "the --worker-hosts tests",
+  namespacesUnavailable(),
+);
 
 /** This process's namespaces and links that exist now. */
 async function ownNamespaces(): Promise<string[]> {

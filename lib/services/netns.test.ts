@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { missingBecause } from "../testing/tools.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { DENO_LAUNCHER } from "../system/process.ts";
 import { pinnedLauncher } from "./cpu_pinning.ts";
@@ -12,7 +13,10 @@ import {
   SYSTEM_PROBE,
 } from "./netns.ts";
 
-const canMake = namespacesUnavailable() == null;
+const canMake = !missingBecause(
+  "the network namespace tests",
+  namespacesUnavailable(),
+);
 
 /** Ours that exist now, among every bench's. */
 async function ours(hosts: NamespaceHosts) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { isRunning, Leftovers, ownerOf, selfIdentity } from "./leftovers.ts";
-import { findBinary } from "../services/binaries.ts";
+import { toolMissing } from "../testing/tools.ts";
 import { isAlive, survivors } from "../testing/mod.ts";
 import { readStat } from "./procstat.ts";
 import { sleep } from "./sleep.ts";
@@ -126,7 +126,12 @@ Deno.test({
   name: "sweepStale spares a process that has a controlling terminal",
   // util-linux `script` gives it a terminal (BusyBox's and BSD's take other
   // options); the sweep needs `/proc`.
-  ignore: Deno.build.os !== "linux" || findBinary("script") == null,
+  ignore: Deno.build.os !== "linux" ||
+    toolMissing(
+      "script",
+      "skipping the test that the sweep spares a process with a terminal",
+      "apt-get install bsdutils (Debian 12) or bsdextrautils (Debian 13)",
+    ),
   async fn() {
     const root = await Deno.makeTempDir();
     const dead = await deadIdentity();

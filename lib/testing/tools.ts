@@ -43,6 +43,27 @@ export function toolMissing(
   return true;
 }
 
+/**
+ * Whether something the tests need is missing, given why (`null` or
+ * `undefined` when it is there); when it is, says once per process on
+ * stderr which tests are skipped and why.
+ *
+ * @param tests The tests skipped, e.g. `the network namespace tests`.
+ * @param reason Why they cannot run here, naming the fix.
+ */
+export function missingBecause(
+  tests: string,
+  reason: string | null | undefined,
+): boolean {
+  if (reason == null) return false;
+  const line = `skipping ${tests}: ${reason}`;
+  if (!told.has(line)) {
+    told.add(line);
+    console.warn(line);
+  }
+  return true;
+}
+
 /** This project's root, where `bench.ts` reads its commit. */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
