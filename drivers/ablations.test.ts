@@ -8,6 +8,7 @@
  * SQLite and MySQL queues polling more often).
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../lib/testing/servers.ts";
 import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import type { Driver } from "./driver.ts";
@@ -44,11 +45,9 @@ import { mysqlDriver } from "./mysql.ts";
 import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
 import { mariadbService } from "../lib/services/mod.ts";
 
-const noRedis = !new ServiceManager().availability(redisService).available;
-const noPostgres = !new ServiceManager().availability(postgresService)
-  .available;
-const noRabbitmq = !new ServiceManager().availability(rabbitmqService)
-  .available;
+const noRedis = serversMissing(redisService) != null;
+const noPostgres = serversMissing(postgresService) != null;
+const noRabbitmq = serversMissing(rabbitmqService) != null;
 
 const params = smallSuiteParams();
 
@@ -517,7 +516,7 @@ Deno.test({
   },
 });
 
-const noMariadb = !new ServiceManager().availability(mariadbService).available;
+const noMariadb = serversMissing(mariadbService) != null;
 
 Deno.test({
   name:

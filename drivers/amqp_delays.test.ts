@@ -7,14 +7,14 @@
  * the Fedify source tree (`FEDIFY_SOURCE`), on a throwaway RabbitMQ.
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../lib/testing/servers.ts";
 import { type ChannelModel, connect } from "amqplib";
 import { rabbitmqService, ServiceManager } from "../lib/services/mod.ts";
 import { FedifySource, loadQueuePackage } from "./packages.ts";
 import { sleep } from "../lib/system/sleep.ts";
 
 const source = FedifySource.fromEnv();
-const noRabbitmq = !new ServiceManager().availability(rabbitmqService)
-  .available;
+const noRabbitmq = serversMissing(rabbitmqService) != null;
 
 /** A delay that is not a whole number of milliseconds: 1,799,997.5 ms. */
 const FRACTIONAL = Temporal.Duration.from({ microseconds: 1_799_997_500 });

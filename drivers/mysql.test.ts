@@ -3,6 +3,7 @@
  * (the driver's round trip is in drivers.test.ts with every other driver).
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../lib/testing/servers.ts";
 import mysql from "mysql2/promise";
 import { mariadbService, probeMariadb } from "../lib/services/mariadb.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -15,8 +16,7 @@ import {
 } from "../lib/testing/mod.ts";
 import { mysqlDriver } from "./mysql.ts";
 
-const unavailable = !new ServiceManager().availability(mariadbService)
-  .available;
+const unavailable = serversMissing(mariadbService) != null;
 
 Deno.test({
   name: "mysql prepare() makes a table and cleanup() drops it",

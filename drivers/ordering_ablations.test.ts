@@ -18,6 +18,7 @@
  *   queues, and their clean-up.
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../lib/testing/servers.ts";
 import { connect as connectAmqp } from "amqplib";
 import type { Driver, Json } from "./driver.ts";
 import { sqliteDriver } from "./sqlite.ts";
@@ -320,8 +321,7 @@ Deno.test({
   },
 });
 
-const noRabbitmq = !new ServiceManager().availability(rabbitmqService)
-  .available;
+const noRabbitmq = serversMissing(rabbitmqService) != null;
 
 Deno.test({
   name: "amqp-ordered keeps a key's order in its partitions and deletes them",

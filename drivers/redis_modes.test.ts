@@ -4,6 +4,7 @@
  * restore path they take on a user's server (`REDIS_URL`).
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../lib/testing/servers.ts";
 import type { ConfigurationResult } from "../lib/results/types.ts";
 import {
   freePort,
@@ -25,8 +26,7 @@ const drivers = [redisDriver, redisRdbDriver, redisAofDriver] as const;
 const modes = ["none", "rdb", "aof"] as const;
 const SETTINGS = ["save", "appendonly", "appendfsync"] as const;
 
-const noRedis = !new ServiceManager().availability(redisDriver.service!)
-  .available;
+const noRedis = serversMissing(redisDriver.service!) != null;
 const userRedis = Deno.env.get("REDIS_URL") != null;
 
 const params = smallSuiteParams();

@@ -4,12 +4,13 @@
  * wrapper that delivers everything exactly once.
  */
 import assert from "node:assert/strict";
+import { serversMissing } from "../testing/servers.ts";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import { HELP, parseCli, suiteParams, UsageError } from "../cli/params.ts";
 import { label, renderTable } from "../report/markdown.ts";
-import { postgresService, ServiceManager } from "../services/mod.ts";
+import { postgresService } from "../services/mod.ts";
 import { expandConfigurations, idOf } from "./configurations.ts";
 import { runSuite } from "./suite.ts";
 
@@ -75,8 +76,7 @@ Deno.test("a parallel-impl list sweeps only the wrapped configurations", () => {
   );
 });
 
-const noPostgres = !new ServiceManager().availability(postgresService)
-  .available;
+const noPostgres = serversMissing(postgresService) != null;
 
 Deno.test({
   sanitizeResources: false,
