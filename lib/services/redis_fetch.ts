@@ -17,7 +17,13 @@ import type { ServerFetcher } from "./fetched.ts";
 const APT_TIMEOUT_MS = 300_000;
 
 /** The tools the fetch runs. */
-const TOOLS = ["apt-get", "dpkg-deb", "ldd"] as const;
+const TOOLS = [
+  "apt-get",
+  "apt-cache",
+  "dpkg-deb",
+  "dpkg-query",
+  "ldd",
+] as const;
 
 /** `apt-get` options that keep its lists and downloads in `dir`. */
 function aptOptions(dir: string): string[] {
@@ -75,35 +81,93 @@ async function missingLibraries(
 }
 
 /**
- * The names Debian's policy gives the package of a shared library
- * (`libjemalloc.so.2` → `libjemalloc2`, `libfoo1.so.2` → `libfoo1-2`), and
- * the same after the 64-bit time transition (`libssl3t64`).
+ * `roots` and every package they depend on, transitively, that dpkg does
+ * not list as installed: of each group of alternatives, none where one is
+ * installed, else its first real package (virtual ones are left to their
+ * alternatives).  Pre-dependencies count as dependencies.
  */
-export function libraryPackages(soname: string): string[] {
-  const match = /^(.+)\.so\.([0-9.]+)$/.exec(soname);
-  if (match == null) return [];
-  const [, base, version] = match;
-  const name = (/[0-9]$/.test(base) ? `${base}-${version}` : base + version)
-    .toLowerCase().replaceAll("_", "-");
-  return [name, `${name}t64`];
+async function packagesToFetch(
+  roots: readonly string[],
+  options: readonly string[],
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const wanted = new Set(roots);
+  let next = [...roots];
+  while (next.length > 0) {
+    const out = await apt(
+      "apt-cache",
+      [
+        ...options,
+        "depends",
+        "--no-recommends",
+        "--no-suggests",
+        "--no-conflicts",
+        "--no-breaks",
+        "--no-replaces",
+        "--no-enhances",
+        ...next,
+      ],
+      cwd,
+      signal,
+    );
+    const groups = dependencyGroups(out);
+    const installed = await installedAmong(groups.flat(), signal);
+    next = [];
+    for (const group of groups) {
+      if (group.some((name) => installed.has(name) || wanted.has(name))) {
+        continue;
+      }
+      const real = group.find((name) => !name.startsWith("<"));
+      if (real == null) continue;
+      wanted.add(real);
+      next.push(real);
+    }
+  }
+  return [...wanted];
 }
 
-/** Downloads the first of `names` the mirror has; `undefined` if none. */
-async function downloadOneOf(
-  names: readonly string[],
-  options: readonly string[],
-  dir: string,
-  signal?: AbortSignal,
-): Promise<string | undefined> {
-  for (const name of names) {
-    const result = await runToEnd("apt-get", [...options, "download", name], {
-      cwd: dir,
-      timeoutMs: APT_TIMEOUT_MS,
-      signal,
-    });
-    if (result.code === 0) return name;
+/**
+ * The dependency groups in `apt-cache depends` output: each a list of
+ * alternatives (a line ` |Depends: a` continues into the next), virtual
+ * packages written `<name>`.
+ */
+export function dependencyGroups(output: string): string[][] {
+  const groups: string[][] = [];
+  let open: string[] | undefined;
+  for (const line of output.split("\n")) {
+    const match = /^ {1,2}(\|)?(?:Pre)?Depends: (\S+)/.exec(line);
+    if (match == null) continue;
+    const [, alternative, name] = match;
+    if (open == null) {
+      open = [];
+      groups.push(open);
+    }
+    open.push(name);
+    if (alternative == null) open = undefined;
   }
-  return undefined;
+  return groups;
+}
+
+/** The packages among `names` that dpkg lists as installed. */
+async function installedAmong(
+  names: readonly string[],
+  signal?: AbortSignal,
+): Promise<Set<string>> {
+  const real = [...new Set(names.filter((name) => !name.startsWith("<")))];
+  if (real.length === 0) return new Set();
+  // Exits 1 when a name is unknown, still printing the known ones.
+  const result = await runToEnd(
+    "dpkg-query",
+    ["-W", "-f=${Package}:${db:Status-Status}\n", ...real],
+    { timeoutMs: APT_TIMEOUT_MS, signal },
+  );
+  const installed = new Set<string>();
+  for (const line of result.stdout.split("\n")) {
+    const [name, status] = line.split(":");
+    if (status === "installed") installed.add(name);
+  }
+  return installed;
 }
 
 /** The folders of the unpacked libraries, for `LD_LIBRARY_PATH`. */
@@ -170,45 +234,24 @@ export const redisFetcher: ServerFetcher = {
         await Deno.remove(join(debs, entry.name));
       }
     };
-    await apt(
-      "apt-get",
-      [...options, "download", "redis-server", "redis-tools"],
-      debs,
+    const wanted = await packagesToFetch(
+      ["redis-server", "redis-tools"],
+      options,
+      work,
       signal,
     );
+    await apt("apt-get", [...options, "download", ...wanted], debs, signal);
     await unpack();
-    // The libraries the machine lacks, by the names Debian gives their
-    // packages (libjemalloc.so.2 is in libjemalloc2), until none is missing.
-    const tried = new Set<string>();
-    for (let round = 0; round < 4; round++) {
-      const missing = await missingLibraries(root, signal);
-      if (missing.length === 0) {
-        await Deno.remove(work, { recursive: true });
-        return `the distribution's packages ${fetched.sort().join(", ")}`;
-      }
-      for (const library of missing) {
-        const found = await downloadOneOf(
-          libraryPackages(library).filter((name) => !tried.has(name)),
-          options,
-          debs,
-          signal,
-        );
-        if (found == null) {
-          throw new Error(
-            `redis-server needs ${library}, and no package of the name ` +
-              `Debian gives it (${libraryPackages(library).join(", ")}) ` +
-              "could be downloaded",
-          );
-        }
-        tried.add(found);
-      }
-      await unpack();
+    await Deno.remove(work, { recursive: true });
+    const missing = await missingLibraries(root, signal);
+    if (missing.length > 0) {
+      throw new Error(
+        `the unpacked redis-server still misses ${missing.join(", ")}, ` +
+          `though every package it depends on that dpkg does not list as ` +
+          `installed was fetched (${wanted.join(", ")})`,
+      );
     }
-    throw new Error(
-      `redis-server still misses ${
-        (await missingLibraries(root, signal)).join(", ")
-      } after four rounds of downloads`,
-    );
+    return `the distribution's packages ${fetched.sort().join(", ")}`;
   },
   layout: (dir) => ({
     binDir: join(dir, "root", "usr", "bin"),
