@@ -1,0 +1,482 @@
+/**
+ * `deno task fresh-check`: checks the README's two commands on a fresh
+ * machine.  It builds (once, then reuses) a container image of Debian 12
+ * (bookworm, `debootstrap --variant=minbase`) holding the host's Node.js and
+ * npm and nothing else, clones this project at its HEAD (with its `.git`,
+ * as a user's clone has; the container has no git binary), and runs in a
+ * container, as a user who is not root, with `--network host` and the
+ * host's certificate bundle, the README's first-screen commands: the bench
+ * at a small size (`TOTAL=20 RECIPIENTS=10`) and then the tests.  It reports
+ * the bench's rows (status, reason, server record), the tests' summary
+ * line, each failed test with the first lines of its error, and each
+ * ignored test with the condition in its source that ignored it, in
+ * `OUT/fresh-check.json` and `OUT/fresh-check.md` (default
+ * `runs/fresh-check/`), beside both commands' whole output.
+ *
+ * The logic is in `lib/run/fresh_check.ts`.  The image's root file system
+ * and the container user's home (npm's, Deno's and the bench's caches,
+ * kept between checks so that a second check shows their reuse) live in
+ * the cache folder (`--cache`; `fresh-check/` in the bench's cache folder
+ * by default).  Every container (labelled `fedify-queue-bench=fresh-check`)
+ * and the clone are removed on success, failure and Ctrl-C.  It needs root
+ * to build the image (debootstrap), a running Docker daemon, and git.
+ *
+ * Exit codes: 0 both commands passed; 1 a command failed or was stopped by
+ * its time limit; 2 a bad option, or the check could not be set up (the
+ * message names the fix); 130 Ctrl-C.
+ *
+ * @module
+ */
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readResultsDocument } from "../results/read.ts";
+import { errorMessage } from "../results/error_message.ts";
+import { cacheDir } from "../system/cache_dir.ts";
+import { leftovers } from "../system/leftovers.ts";
+import { runToEnd } from "../system/run_to_end.ts";
+import {
+  type BenchSummary,
+  cacheSizes,
+  cloneProject,
+  type CommandOutcome,
+  commandPassed,
+  type CommandReport,
+  CONTAINER_USER,
+  ContainerRunner,
+  dockerVersion,
+  ensureImage,
+  FreshCheckError,
+  type FreshCheckReport,
+  ignoreCondition,
+  parseTestOutput,
+  readmeCommands,
+  removeStaleContainers,
+  renderMarkdown,
+  resultsPathFromOutput,
+  summariseResults,
+  type TestReport,
+} from "../run/fresh_check.ts";
+import { Interrupter } from "./interrupt.ts";
+
+/** The options of `deno task fresh-check`. */
+export interface FreshCheckOptions {
+  /** The report's folder. */
+  readonly out: string;
+  /** The cache folder: the root file system and the container's home. */
+  readonly cache: string;
+  /** Make the root file system and the image again. */
+  readonly rebuild: boolean;
+  /** Empty the container's home (npm, Deno and bench caches) first. */
+  readonly cleanCache: boolean;
+  /** `TOTAL` of the bench command. */
+  readonly total: number;
+  /** `RECIPIENTS` of the bench command. */
+  readonly recipients: number;
+  /** The bench command's time limit, minutes. */
+  readonly benchTimeoutMinutes: number;
+  /** The test command's time limit, minutes. */
+  readonly testTimeoutMinutes: number;
+  /** Which commands to run. */
+  readonly only: "bench" | "test" | null;
+  /** The Debian mirror for debootstrap; apt's own by default. */
+  readonly mirror?: string;
+  /** Keep the clone's `.git` (a clone), or drop it (an archive). */
+  readonly gitDir: boolean;
+  /** Echo the commands' output to the terminal. */
+  readonly echo: boolean;
+}
+
+const USAGE = `Usage: deno task fresh-check [OPTIONS]
+
+Runs the README's two commands (deno task bench at TOTAL=20 RECIPIENTS=10,
+then deno task test) in a container of Debian 12 minbase with the host's
+Node.js and npm only, on a clone of this project at HEAD; reports the bench's
+rows, the tests' summary, failures and ignored tests.  Needs a running Docker
+daemon, git, and (to build the image once) root and debootstrap.
+
+Options:
+  --out DIR            the report's folder (default runs/fresh-check)
+  --cache DIR          the root file system and the container's home with its
+                       npm, Deno and bench caches (default: fresh-check/ in
+                       the bench's cache folder)
+  --clean-cache        empty the container's home first: start from nothing
+  --rebuild            debootstrap and import the image again
+  --total N            TOTAL of the bench command (default 20)
+  --recipients N       RECIPIENTS of the bench command (default 10)
+  --bench-timeout MIN  the bench command's time limit (default 40)
+  --test-timeout MIN   the test command's time limit (default 60)
+  --only bench|test    run one of the two commands
+  --mirror URL         the Debian mirror (default: apt's, from /etc/apt)
+  --no-git-dir         drop the clone's .git (a downloaded archive)
+  --quiet              do not echo the commands' output (it is in OUT/*.log)`;
+
+/** `--help`: print the usage and exit 0. */
+export class HelpRequested extends Error {
+  /** The message is the usage. */
+  constructor() {
+    super(USAGE);
+    this.name = "HelpRequested";
+  }
+}
+
+/** A bad option; the message names it and the usage. */
+export class UsageError extends Error {
+  /** @param message Names the option. */
+  constructor(message: string) {
+    super(`${message}\n\n${USAGE}`);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * Parses the command line.
+ *
+ * @throws {UsageError} On an option it does not take or a bad value.
+ * @throws {HelpRequested} On `--help`.
+ */
+export function parseFreshCheckArgs(
+  args: readonly string[],
+): FreshCheckOptions {
+  let out = "runs/fresh-check";
+  let cache = cacheDir("fresh-check");
+  let rebuild = false;
+  let cleanCache = false;
+  let total = 20;
+  let recipients = 10;
+  let benchTimeoutMinutes = 40;
+  let testTimeoutMinutes = 60;
+  let only: FreshCheckOptions["only"] = null;
+  let mirror: string | undefined;
+  let gitDir = true;
+  let echo = true;
+  const rest = [...args];
+  const value = (flag: string) => {
+    const v = rest.shift();
+    if (v == null || v.startsWith("--")) {
+      throw new UsageError(`${flag} needs a value`);
+    }
+    return v;
+  };
+  const positive = (flag: string) => {
+    const v = value(flag);
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new UsageError(`${flag} takes a whole number above 0, not "${v}"`);
+    }
+    return n;
+  };
+  for (let arg = rest.shift(); arg != null; arg = rest.shift()) {
+    switch (arg) {
+      case "-h":
+      case "--help":
+        throw new HelpRequested();
+      case "--out":
+        out = value(arg);
+        break;
+      case "--cache":
+        cache = value(arg);
+        break;
+      case "--rebuild":
+        rebuild = true;
+        break;
+      case "--clean-cache":
+        cleanCache = true;
+        break;
+      case "--total":
+        total = positive(arg);
+        break;
+      case "--recipients":
+        recipients = positive(arg);
+        break;
+      case "--bench-timeout":
+        benchTimeoutMinutes = positive(arg);
+        break;
+      case "--test-timeout":
+        testTimeoutMinutes = positive(arg);
+        break;
+      case "--only": {
+        const v = value(arg);
+        if (v !== "bench" && v !== "test") {
+          throw new UsageError(`--only takes bench or test, not "${v}"`);
+        }
+        only = v;
+        break;
+      }
+      case "--mirror":
+        mirror = value(arg);
+        break;
+      case "--no-git-dir":
+        gitDir = false;
+        break;
+      case "--quiet":
+        echo = false;
+        break;
+      default:
+        throw new UsageError(`unknown option "${arg}"`);
+    }
+  }
+  return {
+    out,
+    cache: resolve(cache),
+    rebuild,
+    cleanCache,
+    total,
+    recipients,
+    benchTimeoutMinutes,
+    testTimeoutMinutes,
+    only,
+    ...(mirror == null ? {} : { mirror }),
+    gitDir,
+    echo,
+  };
+}
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+const say = (line: string) => {
+  try {
+    console.error(`fresh-check: ${line}`);
+  } catch { /* no terminal */ }
+};
+
+/** The results the bench wrote in the clone, summarised, with copies in `out`. */
+async function benchResults(
+  clone: string,
+  outcome: CommandOutcome,
+  out: string,
+): Promise<BenchSummary | { error: string }> {
+  const file = resultsPathFromOutput(outcome.stdout) ??
+    "runs/latest/latest.json";
+  const path = join(clone, file);
+  try {
+    const document = await readResultsDocument(path);
+    await Deno.copyFile(path, join(out, "bench-results.json"));
+    await Deno.copyFile(
+      path.replace(/\.json$/, ".md"),
+      join(out, "bench-results.md"),
+    ).catch(() => {});
+    return summariseResults(document, file);
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+/** Fills each ignored test's condition from its file in the clone. */
+async function withConditions(
+  clone: string,
+  report: TestReport,
+): Promise<TestReport> {
+  const sources = new Map<string, string | null>();
+  const ignored = [];
+  for (const test of report.ignored) {
+    if (!sources.has(test.file)) {
+      sources.set(
+        test.file,
+        await Deno.readTextFile(join(clone, test.file)).catch(() => null),
+      );
+    }
+    const source = sources.get(test.file);
+    ignored.push({
+      ...test,
+      condition: source == null ? null : ignoreCondition(source, test.name),
+    });
+  }
+  return { ...report, ignored };
+}
+
+/**
+ * Runs the check.
+ *
+ * @returns The exit code.
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  let options: FreshCheckOptions;
+  try {
+    options = parseFreshCheckArgs(args);
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      console.log(USAGE);
+      return 0;
+    }
+    console.error(`error: ${errorMessage(error)}`);
+    return 2;
+  }
+  const startedAt = new Date().toISOString();
+  const runner = new ContainerRunner();
+  const interrupter = new Interrupter({
+    force: () => {
+      leftovers.forceCleanup();
+      Deno.exit(130);
+    },
+  });
+  interrupter.install();
+  const signal = interrupter.signal;
+  let tempDir: string | undefined;
+  try {
+    const docker = await dockerVersion(signal);
+    const stale = await removeStaleContainers();
+    if (stale.length > 0) {
+      say(`removed containers a killed check left: ${stale.join(", ")}`);
+    }
+    await Deno.mkdir(options.out, { recursive: true });
+    await Deno.mkdir(options.cache, { recursive: true });
+    const user = Deno.uid() === 0
+      ? { uid: CONTAINER_USER.uid, gid: CONTAINER_USER.gid }
+      : { uid: Deno.uid()!, gid: Deno.gid()! };
+    const home = join(options.cache, "home");
+    if (options.cleanCache) {
+      say(`--clean-cache: emptying ${home}`);
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    }
+    await Deno.mkdir(home, { recursive: true });
+    const image = await ensureImage({
+      cacheDir: options.cache,
+      rebuild: options.rebuild,
+      ...(options.mirror == null ? {} : { mirror: options.mirror }),
+      timeoutMs: 20 * 60_000,
+      signal,
+      log: say,
+    });
+    say(`image ${image.name} (${image.how})`);
+    tempDir = await leftovers.makeTempDir("fresh");
+    const cloneDir = join(tempDir, "fedify-queue-bench");
+    const clone = await cloneProject(ROOT, cloneDir, options.gitDir, signal);
+    say(
+      `cloned ${clone.commit.slice(0, 12)} ${clone.subject}` +
+        (clone.uncommitted.length > 0
+          ? ` (${clone.uncommitted.length} uncommitted changes are not part of the check)`
+          : ""),
+    );
+    if (Deno.uid() === 0) {
+      for (const dir of [home, cloneDir]) {
+        await runToEnd("chown", ["-R", `${user.uid}:${user.gid}`, dir], {
+          timeoutMs: 120_000,
+          signal,
+        });
+      }
+    }
+    const commands = readmeCommands(
+      await Deno.readTextFile(join(cloneDir, "README.md")),
+    );
+    const run = async (
+      which: "bench" | "test",
+      env: Record<string, string>,
+      timeoutMinutes: number,
+    ): Promise<{ outcome: CommandOutcome; report: CommandReport }> => {
+      const cacheBefore = await cacheSizes(home);
+      const log = join(options.out, `${which}.log`);
+      say(
+        `running ${Object.entries(env).map(([k, v]) => `${k}=${v} `).join("")}${
+          commands[which]
+        } (at most ${timeoutMinutes} min; output in ${log})`,
+      );
+      const outcome = await runner.run({
+        name: runner.nextName(),
+        image: image.name,
+        projectDir: cloneDir,
+        homeDir: home,
+        user,
+        env,
+        command: commands[which],
+      }, {
+        timeoutMs: timeoutMinutes * 60_000,
+        signal,
+        logPath: log,
+        echo: options.echo,
+      });
+      const report: CommandReport = {
+        command: outcome.command,
+        code: outcome.code,
+        timedOut: outcome.timedOut,
+        interrupted: outcome.interrupted,
+        seconds: outcome.seconds,
+        log: relative(options.out, log) || log,
+        cacheBefore,
+        cacheAfter: await cacheSizes(home),
+      };
+      say(
+        `${outcome.command}: ${
+          outcome.timedOut
+            ? "stopped by its time limit"
+            : outcome.interrupted
+            ? "stopped by Ctrl-C"
+            : `exit code ${outcome.code}`
+        } after ${Math.round(outcome.seconds)} s`,
+      );
+      return { outcome, report };
+    };
+    let bench: FreshCheckReport["bench"];
+    let test: FreshCheckReport["test"];
+    if (options.only !== "test") {
+      const { outcome, report } = await run("bench", {
+        TOTAL: String(options.total),
+        RECIPIENTS: String(options.recipients),
+      }, options.benchTimeoutMinutes);
+      bench = {
+        ...report,
+        results: await benchResults(cloneDir, outcome, options.out),
+      };
+    }
+    if (options.only !== "bench" && !signal.aborted) {
+      const { outcome, report } = await run(
+        "test",
+        {},
+        options.testTimeoutMinutes,
+      );
+      test = {
+        ...report,
+        report: await withConditions(
+          cloneDir,
+          parseTestOutput(outcome.stdout + "\n" + outcome.stderr),
+        ),
+      };
+    }
+    const ran = [bench, test].filter((c) => c != null);
+    const report: FreshCheckReport = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      ok: ran.length > 0 && ran.every(commandPassed),
+      clone: {
+        commit: clone.commit,
+        subject: clone.subject,
+        uncommitted: clone.uncommitted,
+        gitDir: clone.gitDir,
+      },
+      image,
+      dockerVersion: docker,
+      cache: { dir: options.cache, cleaned: options.cleanCache },
+      user,
+      ...(bench == null ? {} : { bench }),
+      ...(test == null ? {} : { test }),
+    };
+    const markdown = renderMarkdown(report);
+    await Deno.writeTextFile(
+      join(options.out, "fresh-check.json"),
+      JSON.stringify(report, null, 2) + "\n",
+    );
+    await Deno.writeTextFile(join(options.out, "fresh-check.md"), markdown);
+    console.log("\n" + markdown);
+    say(`report: ${join(options.out, "fresh-check.md")}, fresh-check.json`);
+    if (interrupter.interrupted) return 130;
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    if (interrupter.interrupted) {
+      say("interrupted");
+      return 130;
+    }
+    if (error instanceof FreshCheckError) {
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await runner.removeAll();
+    if (tempDir != null) await leftovers.removeTempDir(tempDir);
+    interrupter.uninstall();
+  }
+}
+
+if (import.meta.main) {
+  globalThis.addEventListener("unload", () => leftovers.forceCleanup());
+  Deno.exit(await main(Deno.args));
+}
