@@ -67,18 +67,22 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const r = await run(rate(10, 3, 20), { recipients: 3 });
+    // Five deliveries a second, a tenth of a core's worth of signing: far
+    // below what the in-process queue delivers even with the machine's
+    // cores taken by others (thirty a second fell behind once under a
+    // second test suite in a container beside this one).
+    const r = await run(rate(5, 4, 20), { recipients: 1 });
     assert.equal(r.status, "ok", r.reason ?? "");
-    assert.equal(r.expected, 30 * 3);
+    assert.equal(r.expected, 20);
     assert.equal(r.delivered, r.expected);
     assert.equal(r.duplicates, 0);
     const load = r.load!;
-    assert.equal(load.activities, 30);
+    assert.equal(load.activities, 20);
     assert.equal(load.verdict, "kept-up", JSON.stringify(load));
-    assert.ok(Math.abs(load.offeredRate - 10) < 1, `${load.offeredRate}`);
+    assert.ok(Math.abs(load.offeredRate - 5) < 1, `${load.offeredRate}`);
     assert.ok(load.startLagMs != null && load.startLagMs.p50 < 100);
     // The run lasted as long as its schedule, not as its sending allowed.
-    assert.ok(r.sendSeconds! >= 2.8, `${r.sendSeconds}`);
+    assert.ok(r.sendSeconds! >= 3.8, `${r.sendSeconds}`);
     assert.ok(r.latencyMs != null && r.latencyMs.p50 > 0);
     assert.ok(load.backlog.length >= 3);
   },
