@@ -11,6 +11,7 @@ import {
   BUN_VERSION,
   checkInstalled,
   manifestFor,
+  missingLibrary,
   NODE_VERSION,
   readImportMap,
 } from "./app_runtimes.ts";
@@ -69,4 +70,16 @@ Deno.test("an installed package at another version than deno.json's is refused",
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+Deno.test("an install that fails for a shared library names it", () => {
+  assert.equal(
+    missingLibrary(
+      "sh: 1: node: not found\n.../bin/node: error while loading shared " +
+        "libraries: libatomic.so.1: cannot open shared object file: No such " +
+        "file or directory",
+    ),
+    "libatomic.so.1",
+  );
+  assert.equal(missingLibrary("npm error code ENOTFOUND"), undefined);
 });

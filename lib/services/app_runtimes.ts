@@ -182,6 +182,16 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Runs `npm install` in `dir`, failing with its output. */
+/**
+ * The shared library a program could not load, as the dynamic loader
+ * words it in `output` (`libatomic.so.1`), or `undefined`.
+ *
+ * @param output What the failed command printed.
+ */
+export function missingLibrary(output: string): string | undefined {
+  return /error while loading shared libraries: ([^:\s]+)/.exec(output)?.[1];
+}
+
 async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
   const result = await runToEnd("npm", [
     "install",
@@ -191,13 +201,19 @@ async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
     "--loglevel=error",
   ], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, signal });
   if (result.code !== 0) {
+    const library = missingLibrary(result.stderr + result.stdout);
     throw new Error(
       `npm install in ${dir} failed (${
         result.code == null
           ? `killed after ${INSTALL_TIMEOUT_MS / 1000} s`
           : `exit ${result.code}`
-      }): ${outputTail(result)}; --runtime node and bun need npm and the ` +
-        "npm registry",
+      }): ${outputTail(result)}; ${
+        library == null
+          ? "--runtime node and bun need npm and the npm registry"
+          : `a program the install runs needs the shared library ${library}, ` +
+            "which this machine lacks: install the package that holds it " +
+            "(libatomic.so.1 is in Debian's libatomic1)"
+      }`,
     );
   }
 }
