@@ -18,7 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["examples"],
   ["bench.ts", "mod.ts"],
   ["lib/cli"],
-  ["lib/report", "lib/run"],
+  ["lib/report", "lib/run", "lib/fresh"],
   ["lib/child"],
   ["lib/workload", "drivers", "lib/queue", "fake_inbox"],
   ["lib/measure", "lib/services"],
