@@ -45,6 +45,7 @@ import {
   ContainerRunner,
   dockerVersion,
   ensureImage,
+  fetchedServers,
   FreshCheckError,
   type FreshCheckReport,
   type ImageRecord,
@@ -396,6 +397,7 @@ async function runCommands(
     bench = {
       ...report,
       results: await readBenchResults(cloneDir, outcome.stdout, options.out),
+      fetched: fetchedServers(outcome.stderr),
     };
   }
   if (options.only !== "bench" && !context.signal.aborted) {

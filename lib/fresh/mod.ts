@@ -21,6 +21,7 @@
 export {
   type BenchRow,
   type BenchSummary,
+  fetchedServers,
   readBenchResults,
 } from "./bench_results.ts";
 export { type CacheSizes, cacheSizes } from "./cache_sizes.ts";

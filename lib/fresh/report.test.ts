@@ -49,6 +49,7 @@ Deno.test("the Markdown report shows rows, failures and ignored tests", () => {
       command: "TOTAL=20 RECIPIENTS=10 npx --yes deno@2.9.6 task bench",
       log: "bench.log",
       results: summariseResults(freshResultsDocument(), "runs/x/latest.json"),
+      fetched: [],
     },
     test: {
       ...command,
@@ -72,6 +73,7 @@ Deno.test("the Markdown report shows rows, failures and ignored tests", () => {
     /\| redis \| skipped \| 0 of 200 \| — \| null \| redis-server not found \|/,
   );
   assert.match(md, /"startedByBench":true/);
+  assert.match(md, /Servers fetched by this run: none \(each server came/);
   assert.match(
     md,
     /npx --yes deno@2.9.6 task test`: \*\*FAILED\*\* \(exit code 1/,

@@ -37,6 +37,11 @@ export interface CommandReport {
 export type BenchReport = CommandReport & {
   /** Its results, or why they could not be read. */
   readonly results: BenchSummary | { readonly error: string };
+  /**
+   * What it downloaded of its servers, as it said (`fetched …` lines); none
+   * when every server came from its cache. Absent in older reports.
+   */
+  readonly fetched?: readonly string[];
 };
 
 /** The test command's part of the report. */
@@ -167,6 +172,15 @@ function benchLines(bench: BenchReport): string[] {
       r.noCommitReason == null ? "" : ` (${r.noCommitReason})`
     }; servers recorded: \`${JSON.stringify(r.servers)}\``,
     "",
+    ...(bench.fetched == null ? [] : [
+      bench.fetched.length === 0
+        ? "Servers fetched by this run: none (each server came from the " +
+          "cache or the machine)"
+        : `Servers fetched by this run:\n\n${
+          bench.fetched.map((line) => `- ${cell(line)}`).join("\n")
+        }`,
+      "",
+    ]),
     "| Row | Status | Delivered | Total | Server | Reason |",
     "| --- | --- | ---: | ---: | --- | --- |",
     ...r.rows.map((row) =>
