@@ -15,7 +15,7 @@ import {
   SOURCE_PACKAGES,
 } from "./packages.ts";
 import { withEnv } from "../lib/testing/mod.ts";
-import { toolMissing } from "../lib/testing/tools.ts";
+import { gitIn, toolMissing } from "../lib/testing/tools.ts";
 
 /** Fedify's own source of the packages at 2.3.5, where this machine has it. */
 const SHARED_SOURCE = fileURLToPath(
@@ -39,23 +39,6 @@ async function fakeTree(
   );
   await Deno.writeTextFile(join(pkg, "src", "mod.ts"), code);
   return dir;
-}
-
-async function git(dir: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-C",
-      dir,
-      "-c",
-      "user.name=t",
-      "-c",
-      "user.email=t@example.com",
-      ...args,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
 }
 
 Deno.test("deno.json's names are recorded as name@version or a project path, never a machine's path", () => {
@@ -128,16 +111,16 @@ Deno.test("a package from a source tree records its version, its path in the tre
     }
     // At the release's tag, official; one commit later, not, and the
     // commit is recorded.
-    await git(dir, "init", "-q");
-    await git(dir, "add", ".");
-    await git(dir, "commit", "-q", "-m", "release");
-    await git(dir, "tag", "2.3.5");
+    await gitIn(dir, "init", "-q");
+    await gitIn(dir, "add", ".");
+    await gitIn(dir, "commit", "-q", "-m", "release");
+    await gitIn(dir, "tag", "2.3.5");
     const tagged = await new FedifySource(dir).ref();
     assert.equal(tagged.tag, "2.3.5");
     assert.equal(isRelease("2.3.5", tagged), true);
     await Deno.writeTextFile(join(dir, "later.txt"), "x");
-    await git(dir, "add", ".");
-    await git(dir, "commit", "-q", "-m", "later");
+    await gitIn(dir, "add", ".");
+    await gitIn(dir, "commit", "-q", "-m", "later");
     const later = await new FedifySource(dir).ref();
     assert.equal(later.tag, null);
     assert.match(later.commit ?? "", /^[0-9a-f]{40}$/);

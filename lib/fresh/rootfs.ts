@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { findBinary } from "../services/binaries.ts";
 import { FreshCheckError, must } from "./error.ts";
 import { CONTAINER_HOME, CONTAINER_USER, SUITE } from "./layout.ts";
+import { exists } from "../system/fs.ts";
 
 /** The host's Node.js, copied into the root file system. */
 export const HOST_NODE = "/usr/bin/node";
@@ -87,15 +88,6 @@ interface RootfsStamp {
   readonly nodeVersion?: string;
   readonly npmVersion?: string;
   readonly at?: string;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function readOrNull(path: string): Promise<string | null> {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readCommit, readCommitReading } from "./provenance.ts";
 import { runDeno } from "../testing/commands.ts";
-import { toolMissing } from "../testing/tools.ts";
+import { gitIn, toolMissing } from "../testing/tools.ts";
 
 const PROVENANCE = new URL("./provenance.ts", import.meta.url).href;
 
@@ -27,24 +27,6 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-}
-
-async function git(dir: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-C",
-      dir,
-      "-c",
-      "user.name=t",
-      "-c",
-      "user.email=t@example.com",
-      ...args,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
 }
 
 /** `readCommitReading()` of `dir` in a `deno run` with `flags`. */
@@ -107,11 +89,11 @@ Deno.test({
   ignore: noGit,
   async fn() {
     await withDir(async (dir) => {
-      await git(dir, "init", "-q");
+      await gitIn(dir, "init", "-q");
       await Deno.writeTextFile(join(dir, "a.txt"), "a");
-      await git(dir, "add", ".");
-      await git(dir, "commit", "-q", "-m", "one");
-      const sha = await git(dir, "rev-parse", "HEAD");
+      await gitIn(dir, "add", ".");
+      await gitIn(dir, "commit", "-q", "-m", "one");
+      const sha = await gitIn(dir, "rev-parse", "HEAD");
       const root = pathToFileURL(dir + "/");
       assert.deepEqual(await readCommitReading(root), {
         commit: { sha, dirty: false },

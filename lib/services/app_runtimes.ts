@@ -15,7 +15,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BUN_VERSION, NODE_VERSION } from "../params/mod.ts";
@@ -24,6 +24,7 @@ import type { RuntimeIdentity, RuntimeName } from "../runtime/types.ts";
 import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
+import { exists } from "../system/fs.ts";
 
 export { BUN_VERSION, NODE_VERSION };
 /**
@@ -169,16 +170,6 @@ export async function checkInstalled(
     );
   }
   return installed;
-}
-
-/** Whether `path` exists. */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs `npm install` in `dir`, failing with its output. */

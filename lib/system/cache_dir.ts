@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { readEnv } from "./env.ts";
+import { exists } from "./fs.ts";
 
 /** The environment variable that moves the cache folder. */
 export const CACHE_ENV = "BENCH_CACHE_DIR";
@@ -72,14 +73,5 @@ export async function fillOnce(
   } catch (error) {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
     throw error;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -64,6 +64,32 @@ export function missingBecause(
   return true;
 }
 
+/**
+ * Runs git in `dir` as a test's own committer, failing the test with git's
+ * words when it fails.
+ *
+ * @param dir The checkout.
+ * @param args git's arguments, e.g. `"commit", "-qm", "one"`.
+ * @returns What git printed on stdout, trimmed.
+ */
+export async function gitIn(dir: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: [
+      "-C",
+      dir,
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@example.com",
+      ...args,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
 /** This project's root, where `bench.ts` reads its commit. */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
