@@ -71,15 +71,7 @@ export async function survivors(
   return alive;
 }
 
-/** Whether a file or folder exists. */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { exists } from "../system/fs.ts";
 
 /**
  * Opens a driver's queue from a prepared configuration, enqueues one
