@@ -1,6 +1,8 @@
 /**
  * The service manager: hands out the user's server (from its URL variable)
- * or a throwaway one it starts on a free port, and stops what it started.
+ * or a throwaway one it starts on a free port, from the machine's programs
+ * or from a copy it fetched into the bench's cache, and stops what it
+ * started.
  *
  * @module
  */
@@ -81,7 +83,10 @@ export class ServiceManager {
 
   /**
    * Says whether a definition's server can be had here: from its URL
-   * variable, or by starting one.  When it cannot, the reason names the fix.
+   * variable, or by starting one from the machine's programs, from those in
+   * the cache, or from those it would fetch (without fetching: see
+   * {@link provision}).  When it cannot, the reason names what was tried
+   * and the fix.
    *
    * @param def The server kind.
    */
