@@ -9,6 +9,7 @@ import {
   ADVISE,
   BENCH,
   DEQUEUE_COST,
+  FRESH_CHECK,
   renderOptionsDoc,
 } from "../params/mod.ts";
 
@@ -17,7 +18,7 @@ export const OPTIONS_DOC = new URL("../../docs/options.md", import.meta.url);
 
 /** The option list's text. */
 export function optionsDoc(): string {
-  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE]);
+  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE, FRESH_CHECK]);
 }
 
 if (import.meta.main) {

@@ -30,7 +30,6 @@
  */
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { errorMessage } from "../results/error_message.ts";
 import { cacheDir } from "../system/cache_dir.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { runToEnd } from "../system/run_to_end.ts";
@@ -58,6 +57,12 @@ import {
   withIgnoreConditions,
 } from "../fresh/mod.ts";
 import { Interrupter } from "./interrupt.ts";
+import {
+  FRESH_CHECK,
+  parseCommand,
+  renderHelp,
+  UsageError,
+} from "../params/mod.ts";
 
 /** The options of `deno task fresh-check`. */
 export interface FreshCheckOptions {
@@ -87,148 +92,26 @@ export interface FreshCheckOptions {
   readonly echo: boolean;
 }
 
-const USAGE = `Usage: deno task fresh-check [OPTIONS]
-
-Runs the README's two commands (deno task bench at TOTAL=20 RECIPIENTS=10,
-then deno task test) in a container of Debian 12 minbase with the host's
-Node.js and npm only, on a clone of this project at HEAD; reports the bench's
-rows, the tests' summary, failures and ignored tests.  Needs a running Docker
-daemon, git, and (to build the image once) root and debootstrap.
-
-Options:
-  --out DIR            the report's folder (default runs/fresh-check)
-  --cache DIR          the root file system and the container's home with its
-                       npm, Deno and bench caches (default: fresh-check/ in
-                       the bench's cache folder)
-  --clean-cache        empty the container's home first: start from nothing
-  --rebuild            debootstrap and import the image again
-  --total N            TOTAL of the bench command (default 20)
-  --recipients N       RECIPIENTS of the bench command (default 10)
-  --bench-timeout MIN  the bench command's time limit (default 40)
-  --test-timeout MIN   the test command's time limit (default 60)
-  --only bench|test    run one of the two commands
-  --mirror URL         the Debian mirror (default: apt's, from /etc/apt)
-  --no-git-dir         drop the clone's .git (a downloaded archive)
-  --quiet              do not echo the commands' output (it is in OUT/*.log)`;
-
-/** `--help`: print the usage and exit 0. */
-export class HelpRequested extends Error {
-  /** The message is the usage. */
-  constructor() {
-    super(USAGE);
-    this.name = "HelpRequested";
-  }
-}
-
-/** A bad option; the message names it and the usage. */
-export class UsageError extends Error {
-  /** @param message Names the option. */
-  constructor(message: string) {
-    super(`${message}\n\n${USAGE}`);
-    this.name = "UsageError";
-  }
-}
+/** The help text. */
+export const HELP: string = renderHelp(FRESH_CHECK);
 
 /**
  * Parses the command line.
  *
+ * @returns The options, or `null` for `--help`.
  * @throws {UsageError} On an option it does not take or a bad value.
- * @throws {HelpRequested} On `--help`.
  */
 export function parseFreshCheckArgs(
   args: readonly string[],
-): FreshCheckOptions {
-  let out = "runs/fresh-check";
-  let cache = cacheDir("fresh-check");
-  let rebuild = false;
-  let cleanCache = false;
-  let total = 20;
-  let recipients = 10;
-  let benchTimeoutMinutes = 40;
-  let testTimeoutMinutes = 60;
-  let only: FreshCheckOptions["only"] = null;
-  let mirror: string | undefined;
-  let gitDir = true;
-  let echo = true;
-  const rest = [...args];
-  const value = (flag: string) => {
-    const v = rest.shift();
-    if (v == null || v.startsWith("--")) {
-      throw new UsageError(`${flag} needs a value`);
-    }
-    return v;
-  };
-  const positive = (flag: string) => {
-    const v = value(flag);
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) {
-      throw new UsageError(`${flag} takes a whole number above 0, not "${v}"`);
-    }
-    return n;
-  };
-  for (let arg = rest.shift(); arg != null; arg = rest.shift()) {
-    switch (arg) {
-      case "-h":
-      case "--help":
-        throw new HelpRequested();
-      case "--out":
-        out = value(arg);
-        break;
-      case "--cache":
-        cache = value(arg);
-        break;
-      case "--rebuild":
-        rebuild = true;
-        break;
-      case "--clean-cache":
-        cleanCache = true;
-        break;
-      case "--total":
-        total = positive(arg);
-        break;
-      case "--recipients":
-        recipients = positive(arg);
-        break;
-      case "--bench-timeout":
-        benchTimeoutMinutes = positive(arg);
-        break;
-      case "--test-timeout":
-        testTimeoutMinutes = positive(arg);
-        break;
-      case "--only": {
-        const v = value(arg);
-        if (v !== "bench" && v !== "test") {
-          throw new UsageError(`--only takes bench or test, not "${v}"`);
-        }
-        only = v;
-        break;
-      }
-      case "--mirror":
-        mirror = value(arg);
-        break;
-      case "--no-git-dir":
-        gitDir = false;
-        break;
-      case "--quiet":
-        echo = false;
-        break;
-      default:
-        throw new UsageError(`unknown option "${arg}"`);
-    }
-  }
+): FreshCheckOptions | null {
+  const { values } = parseCommand(FRESH_CHECK, args, {});
+  if (values.help) return null;
+  const { help: _, cache, only, mirror, ...rest } = values;
   return {
-    out,
-    cache: resolve(cache),
-    rebuild,
-    cleanCache,
-    total,
-    recipients,
-    benchTimeoutMinutes,
-    testTimeoutMinutes,
+    ...rest,
+    cache: resolve(cache ?? cacheDir("fresh-check")),
     only,
     ...(mirror == null ? {} : { mirror }),
-    gitDir,
-    echo,
   };
 }
 
@@ -467,16 +350,17 @@ async function writeReport(
  * @returns The exit code.
  */
 export async function main(args: readonly string[]): Promise<number> {
-  let options: FreshCheckOptions;
+  let options: FreshCheckOptions | null;
   try {
     options = parseFreshCheckArgs(args);
   } catch (error) {
-    if (error instanceof HelpRequested) {
-      console.log(USAGE);
-      return 0;
-    }
-    console.error(`error: ${errorMessage(error)}`);
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}`);
     return 2;
+  }
+  if (options == null) {
+    console.log(HELP);
+    return 0;
   }
   const startedAt = new Date().toISOString();
   const runner = new ContainerRunner();

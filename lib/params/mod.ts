@@ -14,3 +14,4 @@ export * from "./scenarios.ts";
 export * from "./bench/mod.ts";
 export * from "./dequeue_cost.ts";
 export * from "./advise.ts";
+export * from "./fresh_check.ts";

@@ -15,6 +15,7 @@ import {
   type CommandTable,
   count,
   DEQUEUE_COST,
+  FRESH_CHECK,
   measurementDifferences,
   type ParamSpec,
   parseCommand,
@@ -31,6 +32,7 @@ const TABLES: readonly CommandTable<readonly ParamSpec[]>[] = [
   ADVISE,
   BENCH,
   DEQUEUE_COST,
+  FRESH_CHECK,
 ];
 
 Deno.test("every parameter declares every part", () => {

@@ -11,7 +11,7 @@
 import type { Kind } from "./kinds.ts";
 
 /** The commands whose options the table declares. */
-export type Command = "bench" | "dequeue-cost" | "advise";
+export type Command = "bench" | "dequeue-cost" | "advise" | "fresh-check";
 
 /**
  * What a parameter changes:
