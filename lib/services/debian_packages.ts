@@ -175,12 +175,13 @@ async function installedAmong(
 }
 
 /**
- * The folders of the libraries unpacked under `root`, then any
- * `LD_LIBRARY_PATH` already set: the value for `LD_LIBRARY_PATH`.
+ * The multiarch library folders (`lib/x86_64-linux-gnu`,
+ * `usr/lib/x86_64-linux-gnu`, …) under `root` that exist.
  *
- * @param root The folder packages were unpacked into.
+ * @param root A file system's root: `/`, or a folder packages were
+ *   unpacked into.
  */
-export function libraryPath(root: string): string {
+export function multiarchFolders(root: string): string[] {
   const folders: string[] = [];
   for (const base of ["lib", "usr/lib"]) {
     try {
@@ -191,8 +192,18 @@ export function libraryPath(root: string): string {
       }
     } catch { /* none there */ }
   }
-  return [...folders, readEnv("LD_LIBRARY_PATH")].filter((f) => f != null)
-    .join(":");
+  return folders;
+}
+
+/**
+ * The folders of the libraries unpacked under `root`, then any
+ * `LD_LIBRARY_PATH` already set: the value for `LD_LIBRARY_PATH`.
+ *
+ * @param root The folder packages were unpacked into.
+ */
+export function libraryPath(root: string): string {
+  return [...multiarchFolders(root), readEnv("LD_LIBRARY_PATH")]
+    .filter((f) => f != null).join(":");
 }
 
 /**

@@ -12,6 +12,7 @@ import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { readEnv } from "../system/env.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { findBinary } from "./binaries.ts";
+import { errorMessage } from "../results/error_message.ts";
 
 /** The environment variable that turns fetching off (`no`, `0`, `off`). */
 export const FETCH_ENV = "BENCH_FETCH_SERVERS";
@@ -196,7 +197,7 @@ async function fetchOnce(
   } catch (error) {
     throw new Error(
       `the fetched server in ${dir} does not work (${
-        error instanceof Error ? error.message : String(error)
+        errorMessage(error)
       }); delete that folder and run again to fetch it anew`,
       { cause: error },
     );

@@ -100,8 +100,7 @@ export class ServiceManager {
       return { available: true, note: `starts a throwaway ${server}` };
     }
     const notFound = `${missing.join(", ")} not found`;
-    const fix = `install ${missing.length > 1 ? "them" : "it"} ` +
-      `(${def.installHint}) or set ${def.urlEnv}`;
+    const fix = installFix(def, missing);
     const fetcher = def.fetcher;
     if (fetcher == null) {
       return { available: false, reason: `${notFound}; ${fix}` };
@@ -160,11 +159,12 @@ export class ServiceManager {
       return this.availability(def);
     } catch (error) {
       signal?.throwIfAborted();
+      const missing = missingBinaries(def.binaries);
       return {
         available: false,
-        reason: `${missingBinaries(def.binaries).join(", ")} not found, and ` +
-          `fetching ${def.fetcher.what} failed: ${errorMessage(error)}; ` +
-          `install it (${def.installHint}) or set ${def.urlEnv}`,
+        reason: `${missing.join(", ")} not found, and fetching ` +
+          `${def.fetcher.what} failed: ${errorMessage(error)}; ` +
+          installFix(def, missing),
       };
     }
   }
@@ -345,6 +345,12 @@ export class ServiceManager {
       }
     }));
   }
+}
+
+/** The fix for a server whose `missing` programs are not installed. */
+function installFix(def: ServiceDefinition, missing: readonly string[]) {
+  return `install ${missing.length > 1 ? "them" : "it"} ` +
+    `(${def.installHint}) or set ${def.urlEnv}`;
 }
 
 /** Races `promise` against `signal`. */

@@ -12,6 +12,7 @@ import {
   debianFetchUnavailable,
   fetchDebianPackages,
   libraryPath,
+  multiarchFolders,
 } from "./debian_packages.ts";
 
 /** The libraries it needs beyond glibc's, by the Debian package of each. */
@@ -21,27 +22,19 @@ export const NODE_LIBRARIES: Readonly<Record<string, string>> = {
 
 /** The folders the dynamic loader searches by default. */
 function systemLibraryFolders(): string[] {
-  const folders = ["/lib64", "/usr/lib64", "/lib", "/usr/lib"];
-  for (const base of ["/lib", "/usr/lib"]) {
-    try {
-      for (const entry of Deno.readDirSync(base)) {
-        if (entry.isDirectory && entry.name.endsWith("-linux-gnu")) {
-          folders.unshift(join(base, entry.name));
-        }
-      }
-    } catch { /* not there */ }
-  }
-  return folders;
+  return [...multiarchFolders("/"), "/lib64", "/usr/lib64", "/lib", "/usr/lib"];
 }
 
 /**
- * The libraries among `names` that are in none of the loader's default
- * folders.
+ * The libraries among `names` that are in none of `folders`.
  *
  * @param names Library file names, e.g. `libatomic.so.1`.
+ * @param folders Where to look: the loader's default folders by default.
  */
-export function librariesMissing(names: readonly string[]): string[] {
-  const folders = systemLibraryFolders();
+export function librariesMissing(
+  names: readonly string[],
+  folders: readonly string[] = systemLibraryFolders(),
+): string[] {
   return names.filter((name) =>
     !folders.some((folder) => {
       try {
@@ -83,17 +76,7 @@ export async function nodeLibraryEnv(
   await fillOnce(dir, async (staging) => {
     await fetchDebianPackages(packages, staging, signal);
   });
-  const still = missing.filter((name) => {
-    const path = libraryPath(join(dir, "root")).split(":");
-    return !path.some((folder) => {
-      try {
-        Deno.statSync(join(folder, name));
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  });
+  const still = librariesMissing(missing, multiarchFolders(join(dir, "root")));
   if (still.length > 0) {
     throw new Error(
       `${packages.join(", ")} fetched into ${dir} holds no ${
