@@ -18,7 +18,7 @@ import { writeAll } from "../system/logged_process.ts";
 import { withTimeout } from "../system/sleep.ts";
 import { UnreachableError, unreachableError } from "./unreachable.ts";
 import { redisFetcher } from "./redis_fetch.ts";
-import { serverTools } from "./fetched.ts";
+import { type ServerTools, serverTools } from "./fetched.ts";
 
 /** How long a throwaway Redis may take to answer PING. */
 const START_TIMEOUT_MS = 10_000;
@@ -26,6 +26,9 @@ const START_TIMEOUT_MS = 10_000;
 const RESTART_TIMEOUT_MS = 60_000;
 /** How long a throwaway Redis may take to exit after SIGTERM. */
 const STOP_GRACE_MS = 10_000;
+
+/** The executables a throwaway Redis needs. */
+const REDIS_BINARIES: readonly string[] = ["redis-server"];
 
 /** How a Redis server keeps its data across a crash. */
 export type RedisPersistence = "none" | "rdb" | "aof";
@@ -118,7 +121,7 @@ export async function startRedis(
   const { dir, port, signal } = options;
   signal?.throwIfAborted();
   const tools = options.tools ??
-    await serverTools(["redis-server"], redisFetcher, { signal });
+    await serverTools(REDIS_BINARIES, redisFetcher, { signal });
   const args = [
     "--port",
     String(port),
@@ -150,15 +153,17 @@ export async function startRedis(
  */
 function launchRedis(
   args: readonly string[],
-  { dir, port, signal, tools }: StartOptions,
+  { dir, port, signal, tools }: StartOptions & {
+    readonly tools: ServerTools;
+  },
   logPath: string,
   timeoutMs: number,
 ): Promise<ServerProcess> {
   return launchServer({
     name: "redis-server",
-    command: tools?.path("redis-server") ?? "redis-server",
+    command: tools.path("redis-server"),
     args,
-    spawn: { logPath, cwd: dir, env: { ...tools?.env } },
+    spawn: { logPath, cwd: dir, env: { ...tools.env } },
     awaited: `no answer to PING on port ${port}`,
     timeoutMs,
     intervalMs: 25,
@@ -230,7 +235,7 @@ function redisServiceFor(
   return {
     name,
     urlEnv: "REDIS_URL",
-    binaries: ["redis-server"],
+    binaries: REDIS_BINARIES,
     installHint: "apt-get install redis-server",
     fetcher: redisFetcher,
     start: (options: StartOptions): Promise<StartedServer> =>
