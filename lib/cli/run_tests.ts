@@ -42,7 +42,8 @@ const TEST_SERVERS: readonly ServiceDefinition[] = [
  * comes from, or why the tests that need it are skipped.
  *
  * @param services The manager to fetch with (it starts no server).
- * @returns The lines printed.
+ * @param servers The servers to make ready.
+ * @returns The lines to print.
  */
 export async function provisionTestServers(
   services: ServiceManager,

@@ -15,14 +15,14 @@ import {
   type ServiceDefinition,
   ServiceManager,
 } from "../services/mod.ts";
-
-const toldMissing = new Set<string>();
+import { missingBecause } from "./tools.ts";
 
 /**
  * Why tests that need these servers cannot run here, or `undefined` when
  * each can be had (from its URL variable, `PATH`, the bench's cache, or a
  * fetch).  For a test's `ignore`, which names no reason: each missing server
- * is said on stderr, once per process, with what is missing and the fix.
+ * is said on stderr, once per process, with what is missing and the fix
+ * ({@link missingBecause}).
  *
  * @param defs The servers the tests need.
  */
@@ -34,12 +34,8 @@ export function serversMissing(
   for (const def of defs) {
     const availability = manager.availability(def);
     if (availability.available) continue;
-    const reason = `${def.name}: ${availability.reason}`;
-    reasons.push(reason);
-    if (!toldMissing.has(reason)) {
-      toldMissing.add(reason);
-      console.warn(`skipping the tests that need ${reason}`);
-    }
+    missingBecause(`the tests that need ${def.name}`, availability.reason);
+    reasons.push(`${def.name}: ${availability.reason}`);
   }
   return reasons.length === 0 ? undefined : reasons.join("; ");
 }
