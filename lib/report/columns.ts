@@ -75,20 +75,6 @@ export function runsColumn(
 }
 
 /**
- * A figure of a configuration in a unit, with the min–max over the runs
- * that the configuration records under `key` (see `ConfigurationResult`'s
- * `spread`).
- */
-export function spreadColumn(
-  header: string,
-  unit: (value: number) => Unit,
-  key: string,
-  value: (result: ConfigurationResult) => number | null | undefined,
-): Column<ConfigurationResult> {
-  return figureColumn(header, unit, value, (r) => r.spread?.[key]);
-}
-
-/**
  * Renders rows through their columns as an aligned Markdown table, without
  * a final newline.
  */

@@ -16,29 +16,16 @@ import { networkSection } from "./network.ts";
 import { join } from "node:path";
 import { NEAR_END } from "../params/mod.ts";
 import { type Chart, renderCharts } from "./charts/mod.ts";
-import {
-  cell,
-  cpuMs,
-  deliveredCell,
-  integer,
-  latency,
-  perSecond,
-  seconds,
-} from "./cells.ts";
+import { integer } from "./cells.ts";
 import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
 import { orderingSections } from "./ordering.ts";
 import { renderEnvironment } from "./environment.ts";
 import { renderDriftNotice, renderRowCalibrations } from "./calibration.ts";
-import {
-  type Column,
-  columnTable,
-  numberColumn,
-  spreadColumn,
-  textColumn,
-} from "./columns.ts";
-import { rowNotes, standInNote, tableLabel } from "./notes.ts";
+import { columnTable } from "./columns.ts";
+import { markdownColumns, markdownLegend } from "./results_columns.ts";
+import { rowNotes, standInNote } from "./notes.ts";
 import type {
   ConfigurationResult,
   LoadParams,
@@ -47,17 +34,6 @@ import type {
 
 /** Also here for the modules that import it with the table. */
 export { label } from "./label.ts";
-
-/** Deliveries per second, `so far` for a run that did not finish. */
-function rate(result: ConfigurationResult): string {
-  const text = cell(
-    result,
-    "deliveriesPerSecond",
-    result.deliveriesPerSecond,
-    perSecond,
-  );
-  return result.status === "ok" || text === "—" ? text : `${text} so far`;
-}
 
 /** The rows of the burst table: every row that is no steady-load one. */
 function burstRows(document: ResultsDocument): ConfigurationResult[] {
@@ -122,102 +98,15 @@ function sectionTexts(
   });
 }
 
-/**
- * The estimated total of a row stopped by its budget or the time limit,
- * marked as an estimate, with its bounds; a dash for other rows.
- */
-function estimateCell(r: ConfigurationResult): string {
-  const e = r.estimate;
-  if (e == null) return "—";
-  const s = (value: number) => integer.format(Math.round(value));
-  return `~${s(e.totalSeconds)} s (${s(e.lowSeconds)}–${s(e.highSeconds)})`;
-}
-
-/**
- * The columns of the burst table; `lost` adds the column of crash runs,
- * deliveries that never arrived after the crash, and `estimated` the
- * column of estimated totals of rows stopped before their last delivery
- * (apart from the measured ones, under its own label).
- */
-function burstColumns(
-  lost: boolean,
-  estimated: boolean,
-): Column<ConfigurationResult>[] {
-  return [
-    textColumn("Configuration", (r) => tableLabel(r)),
-    textColumn("Status", (r) => r.status),
-    spreadColumn("Send", seconds, "sendSeconds", (r) => r.sendSeconds),
-    spreadColumn(
-      "Receive",
-      seconds,
-      "receiveSeconds",
-      (r) => r.receiveSeconds,
-    ),
-    spreadColumn("Total", seconds, "totalSeconds", (r) => r.totalSeconds),
-    numberColumn("Delivered / expected", deliveredCell),
-    numberColumn(
-      "Dup.",
-      (r) => r.status === "skipped" ? "—" : integer.format(r.duplicates),
-    ),
-    ...(lost
-      ? [numberColumn<ConfigurationResult>(
-        "Lost",
-        (r) => r.lost == null ? "—" : integer.format(r.lost),
-      )]
-      : []),
-    numberColumn("Deliveries/s", rate),
-    ...(estimated
-      ? [numberColumn<ConfigurationResult>(
-        "Estimated total (bounds)",
-        estimateCell,
-      )]
-      : []),
-    spreadColumn(
-      "p99 latency",
-      latency,
-      "latencyP99Ms",
-      (r) => r.latencyMs?.p99,
-    ),
-    spreadColumn(
-      "CPU/delivery app",
-      cpuMs,
-      "cpuMsPerDelivery",
-      (r) => r.cpuMsPerDelivery,
-    ),
-    spreadColumn(
-      "+ server",
-      cpuMs,
-      "serverCpuMsPerDelivery",
-      (r) => r.serverCpuMsPerDelivery,
-    ),
-    numberColumn("= total", totalCpuCell),
-  ];
-}
-
 /** The table of burst runs and the notes on them. */
 function burstTable(document: ResultsDocument): string {
   const results = burstRows(document);
-  const lost = results.some((r) => r.lost != null);
-  const estimated = results.some((r) => r.estimate != null);
-  const table = columnTable(burstColumns(lost, estimated), results);
+  const table = columnTable(markdownColumns(results), results);
   const notes = results.flatMap(rowNotes);
   const footnote = standInNote(results);
   if (footnote != null) notes.unshift(footnote);
   return table +
     (notes.length > 0 ? "\n\n" + notes.join("\n") : "") + "\n";
-}
-
-/**
- * App + server CPU per delivery: the app's alone without a server, unknown
- * (a dash) when the server was not measured (the user's own, or crashed).
- */
-function totalCpuCell(result: ConfigurationResult): string {
-  const app = result.cpuMsPerDelivery;
-  if (app == null) return "—";
-  if (result.server == null) return cell(result, "", app, cpuMs);
-  const server = result.serverCpuMsPerDelivery;
-  if (server == null) return "—";
-  return cell(result, "", app + server, cpuMs);
 }
 
 /** Renders `latest.md`: parameters, the table, charts, and the environment. */
@@ -240,22 +129,9 @@ export function renderMarkdown(
     .join("\n");
   const burst = showsBurst(document, sections)
     ? `${burstTable(document)}
-- **Send**: the app's loop of \`sendActivity\` calls (the API's response time).
-- **Receive**: first to last delivery at the inbox.
-- **Total**: first \`sendActivity\` call to last delivery.
-- **Deliveries/s**: distinct deliveries ÷ total.
-- **p99 latency**: per delivery, arrival minus the start of its activity's
-  \`sendActivity\` call.
 ${
-      document.results.some((r) => r.lost != null)
-        ? "- **Lost**: deliveries that never arrived after the crash; the run\n" +
-          "  waits for the stall timeout before it calls them lost.\n"
-        : ""
-    }- **CPU/delivery**: CPU time (user + system, start-up excluded) per
-  distinct delivery: **app** is the sender and worker processes, **server**
-  the queue server the bench started (its whole process tree; a dash when
-  there is none or it was the user's own), **total** their sum.
-- **baseline**: no queue and no \`sendActivity\`: every delivery signed and
+      markdownLegend(document.results)
+    }- **baseline**: no queue and no \`sendActivity\`: every delivery signed and
   POSTed directly, as many at once as the parallelism; the floor.
 ${logNote(document)}
 A configuration that did not finish shows no times, only how far it got.

@@ -11,18 +11,23 @@ import { unique } from "./format.ts";
 import { frame, PERCENTILES } from "./theme.ts";
 import { labelLimit } from "./text.ts";
 
-/**
- * (c) Latency percentiles per configuration, on a log scale; null when no
- * configuration has any.
- */
-export function latencyChart(context: Context): ChartSpec | null {
-  const rows: Record<string, string | number>[] = [];
-  const ranges: Record<string, string | number>[] = [];
-  const omitted: string[] = [];
+/** The chart's data: a point per percentile, a range per configuration. */
+interface LatencyData {
+  /** Each configuration's percentiles, in seconds. */
+  readonly rows: Record<string, string | number>[];
+  /** Each configuration's lowest and highest percentile. */
+  readonly ranges: Record<string, string | number>[];
+  /** Why a configuration that ran has no latency. */
+  readonly omitted: string[];
+}
+
+/** The percentiles of every configuration that has some. */
+function latencyData(context: Context): LatencyData {
+  const data: LatencyData = { rows: [], ranges: [], omitted: [] };
   for (const { result, label } of context.entries) {
     const latency = result.latencyMs;
     if (latency == null) {
-      if (result.status !== "skipped") omitted.push(omittedNote(result));
+      if (result.status !== "skipped") data.omitted.push(omittedNote(result));
       continue;
     }
     const values = PERCENTILES
@@ -30,14 +35,68 @@ export function latencyChart(context: Context): ChartSpec | null {
       .filter(({ seconds }) => Number.isFinite(seconds) && seconds > 0);
     if (values.length === 0) continue;
     for (const { name, seconds } of values) {
-      rows.push({ configuration: label, percentile: name, seconds });
+      data.rows.push({ configuration: label, percentile: name, seconds });
     }
-    ranges.push({
+    data.ranges.push({
       configuration: label,
       low: Math.min(...values.map(({ seconds }) => seconds)),
       high: Math.max(...values.map(({ seconds }) => seconds)),
     });
   }
+  return data;
+}
+
+/** The log-scale latency axis, in decades spanning `seconds`. */
+function latencyX(seconds: readonly number[]) {
+  const decades: number[] = [];
+  for (
+    let power = Math.floor(Math.log10(Math.min(...seconds)));
+    power <= Math.ceil(Math.log10(Math.max(...seconds)));
+    power++
+  ) {
+    decades.push(Number(`1e${power}`));
+  }
+  return {
+    type: "quantitative" as const,
+    title: "Latency from sendActivity call to inbox arrival (s, log scale)",
+    scale: {
+      type: "log" as const,
+      domain: [decades[0], decades[decades.length - 1]],
+    },
+    axis: { format: ",~g", grid: true, values: decades },
+  };
+}
+
+/** The percentiles' marks: a colour and a shape each. */
+function percentileEncoding() {
+  return {
+    color: {
+      field: "percentile",
+      type: "nominal",
+      title: "Percentile",
+      scale: {
+        domain: PERCENTILES.map(([, name]) => name),
+        range: PERCENTILES.map(([, , color]) => color),
+      },
+      legend: { orient: "top", columns: PERCENTILES.length },
+    },
+    shape: {
+      field: "percentile",
+      type: "nominal",
+      scale: {
+        domain: PERCENTILES.map(([, name]) => name),
+        range: ["circle", "square", "triangle-up", "diamond", "cross"],
+      },
+    },
+  };
+}
+
+/**
+ * (c) Latency percentiles per configuration, on a log scale; null when no
+ * configuration has any.
+ */
+export function latencyChart(context: Context): ChartSpec | null {
+  const { rows, ranges, omitted } = latencyData(context);
   if (rows.length === 0) return null;
   const order = unique(rows.map((row) => String(row.configuration)));
   const y = {
@@ -54,24 +113,7 @@ export function latencyChart(context: Context): ChartSpec | null {
       gridDash: [2, 3],
     },
   };
-  const all = rows.map((row) => Number(row.seconds));
-  const decades: number[] = [];
-  for (
-    let power = Math.floor(Math.log10(Math.min(...all)));
-    power <= Math.ceil(Math.log10(Math.max(...all)));
-    power++
-  ) {
-    decades.push(Number(`1e${power}`));
-  }
-  const x = {
-    type: "quantitative" as const,
-    title: "Latency from sendActivity call to inbox arrival (s, log scale)",
-    scale: {
-      type: "log" as const,
-      domain: [decades[0], decades[decades.length - 1]],
-    },
-    axis: { format: ",~g", grid: true, values: decades },
-  };
+  const x = latencyX(rows.map((row) => Number(row.seconds)));
   const spec = {
     ...frame(context, "Delivery latency percentiles"),
     autosize: { type: "fit-x", contains: "padding" },
@@ -92,24 +134,7 @@ export function latencyChart(context: Context): ChartSpec | null {
         encoding: {
           y,
           x: { ...x, field: "seconds" },
-          color: {
-            field: "percentile",
-            type: "nominal",
-            title: "Percentile",
-            scale: {
-              domain: PERCENTILES.map(([, name]) => name),
-              range: PERCENTILES.map(([, , color]) => color),
-            },
-            legend: { orient: "top", columns: PERCENTILES.length },
-          },
-          shape: {
-            field: "percentile",
-            type: "nominal",
-            scale: {
-              domain: PERCENTILES.map(([, name]) => name),
-              range: ["circle", "square", "triangle-up", "diamond", "cross"],
-            },
-          },
+          ...percentileEncoding(),
         },
       },
     ],

@@ -37,17 +37,15 @@ function decades(values: readonly number[]): number[] {
   return out;
 }
 
+/** A point of the latency chart: a percentile of a run at its rate. */
+type LatencyRow = Record<string, string | number>;
+
 /**
- * (g) Latency p50 and p99 (from the scheduled start) against the offered
- * rate, one line per configuration, both axes on a log scale; runs that fell
- * behind are drawn as crosses, and the max-rate search's p99 bound, when the
- * suite had one, as a dashed rule.  A configuration without rate runs is
- * drawn from its max-rate probes (p99 only; crosses: not kept up).  Null
- * when nothing has a latency.
+ * The rate runs' p50 and p99 at their offered rates; `omitted` gets the
+ * runs without a latency.
  */
-export function loadLatencyChart(context: LoadContext): ChartSpec | null {
-  const rows: Record<string, string | number>[] = [];
-  const omitted: string[] = [];
+function rateRunRows(context: LoadContext, omitted: string[]): LatencyRow[] {
+  const rows: LatencyRow[] = [];
   for (const result of context.rates) {
     const load = result.load!;
     const latency = result.latencyMs;
@@ -68,8 +66,15 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
       });
     }
   }
-  // A configuration without rate runs is drawn from its max-rate probes:
-  // p99 at each rate offered.
+  return rows;
+}
+
+/**
+ * The max-rate probes' p99 at each rate offered, of the configurations
+ * without rate runs.
+ */
+function probeRows(context: LoadContext): LatencyRow[] {
+  const rows: LatencyRow[] = [];
   const swept = new Set(context.rates.map(configurationLabel));
   for (const result of context.searches) {
     const configuration = configurationLabel(result);
@@ -87,8 +92,11 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
       });
     }
   }
-  if (rows.length === 0) return null;
-  const bound = context.document.params.load?.maxRate?.latencyBoundMs;
+  return rows;
+}
+
+/** The log axes of the latency chart, spanning its rows and the bound. */
+function latencyAxes(rows: readonly LatencyRow[], bound: number | undefined) {
   const ys = rows.map((row) => Number(row.seconds));
   if (bound != null) ys.push(bound / 1000);
   const xTicks = decades(rows.map((row) => Number(row.rate)));
@@ -106,6 +114,18 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
     scale: { type: "log", domain: [yTicks[0], yTicks[yTicks.length - 1]] },
     axis: { values: yTicks, format: ",~g", grid: true },
   };
+  return { x, y };
+}
+
+/**
+ * The latency chart's lines (dashed by percentile) and points (crosses
+ * for runs that fell behind), coloured by configuration.
+ */
+function latencyLayer(
+  context: LoadContext,
+  rows: readonly LatencyRow[],
+  { x, y }: ReturnType<typeof latencyAxes>,
+) {
   const present = new Set(rows.map((row) => row.configuration));
   const color = {
     field: "configuration",
@@ -117,6 +137,95 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
       symbolType: "stroke",
     },
   };
+  return {
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: "line", strokeWidth: 1.5 },
+        encoding: {
+          x,
+          y: { ...y, field: "seconds" },
+          color,
+          strokeDash: {
+            field: "percentile",
+            type: "nominal",
+            title: null,
+            scale: {
+              domain: LOAD_PERCENTILES.map(([name]) => name),
+              range: LOAD_PERCENTILES.map(([, dash]) => dash),
+            },
+            legend: { symbolStrokeColor: INK },
+          },
+          order: { field: "rate", type: "quantitative" },
+        },
+      },
+      {
+        mark: { type: "point", filled: true, opacity: 1 },
+        encoding: {
+          x,
+          y: { ...y, field: "seconds" },
+          color,
+          shape: {
+            field: "verdict",
+            type: "nominal",
+            title: null,
+            scale: {
+              domain: [...VERDICTS],
+              range: ["circle", "cross"],
+            },
+            legend: { symbolFillColor: INK, symbolStrokeWidth: 0 },
+          },
+          size: {
+            field: "verdict",
+            type: "ordinal",
+            sort: [...VERDICTS],
+            scale: { domain: [...VERDICTS], range: [50, 140] },
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** The max-rate search's p99 bound as a dashed, labelled rule. */
+function boundLayer(bound: number, y: ReturnType<typeof latencyAxes>["y"]) {
+  return {
+    data: {
+      values: [{
+        bound: bound / 1000,
+        text: `max-rate p99 bound ${short(bound / 1000)} s`,
+      }],
+    },
+    layer: [
+      {
+        mark: { type: "rule", strokeDash: [6, 4], color: "#666666" },
+        encoding: { y: { ...y, field: "bound" } },
+      },
+      {
+        mark: RULE_LABEL_MARK,
+        encoding: {
+          y: { ...y, field: "bound" },
+          text: { field: "text" },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * (g) Latency p50 and p99 (from the scheduled start) against the offered
+ * rate, one line per configuration, both axes on a log scale; runs that fell
+ * behind are drawn as crosses, and the max-rate search's p99 bound, when the
+ * suite had one, as a dashed rule.  A configuration without rate runs is
+ * drawn from its max-rate probes (p99 only; crosses: not kept up).  Null
+ * when nothing has a latency.
+ */
+export function loadLatencyChart(context: LoadContext): ChartSpec | null {
+  const omitted: string[] = [];
+  const rows = [...rateRunRows(context, omitted), ...probeRows(context)];
+  if (rows.length === 0) return null;
+  const bound = context.document.params.load?.maxRate?.latencyBoundMs;
+  const axes = latencyAxes(rows, bound);
   const spec = {
     ...frame(
       context,
@@ -125,75 +234,8 @@ export function loadLatencyChart(context: LoadContext): ChartSpec | null {
     ),
     ...fitted(),
     layer: [
-      {
-        data: { values: rows },
-        layer: [
-          {
-            mark: { type: "line", strokeWidth: 1.5 },
-            encoding: {
-              x,
-              y: { ...y, field: "seconds" },
-              color,
-              strokeDash: {
-                field: "percentile",
-                type: "nominal",
-                title: null,
-                scale: {
-                  domain: LOAD_PERCENTILES.map(([name]) => name),
-                  range: LOAD_PERCENTILES.map(([, dash]) => dash),
-                },
-                legend: { symbolStrokeColor: INK },
-              },
-              order: { field: "rate", type: "quantitative" },
-            },
-          },
-          {
-            mark: { type: "point", filled: true, opacity: 1 },
-            encoding: {
-              x,
-              y: { ...y, field: "seconds" },
-              color,
-              shape: {
-                field: "verdict",
-                type: "nominal",
-                title: null,
-                scale: {
-                  domain: [...VERDICTS],
-                  range: ["circle", "cross"],
-                },
-                legend: { symbolFillColor: INK, symbolStrokeWidth: 0 },
-              },
-              size: {
-                field: "verdict",
-                type: "ordinal",
-                sort: [...VERDICTS],
-                scale: { domain: [...VERDICTS], range: [50, 140] },
-              },
-            },
-          },
-        ],
-      },
-      ...(bound == null ? [] : [{
-        data: {
-          values: [{
-            bound: bound / 1000,
-            text: `max-rate p99 bound ${short(bound / 1000)} s`,
-          }],
-        },
-        layer: [
-          {
-            mark: { type: "rule", strokeDash: [6, 4], color: "#666666" },
-            encoding: { y: { ...y, field: "bound" } },
-          },
-          {
-            mark: RULE_LABEL_MARK,
-            encoding: {
-              y: { ...y, field: "bound" },
-              text: { field: "text" },
-            },
-          },
-        ],
-      }]),
+      latencyLayer(context, rows, axes),
+      ...(bound == null ? [] : [boundLayer(bound, axes.y)]),
     ],
   };
   return {
@@ -212,24 +254,16 @@ function bucketWidth(end: number): number {
 }
 
 /**
- * (h) Deliveries scheduled but not yet arrived over time, one panel per
- * configuration and one line per rate (dashed when the run fell behind),
- * each panel on its own scale; long series keep their peak per bucket.
- * Null when no rate run recorded a backlog.
+ * The backlog series of `results`, each kept to its peak per bucket of
+ * `width` seconds; `merged` says whether any was.
  */
-export function backlogChart(context: LoadContext): ChartSpec | null {
-  const withSeries = context.rates.filter((r) => r.load!.backlog.length > 0);
-  if (withSeries.length === 0) return null;
-  const end = Math.max(
-    ...withSeries.map((r) => r.load!.backlog.at(-1)![0]),
-  );
-  const width = bucketWidth(end);
+function backlogRows(
+  results: LoadContext["rates"],
+  width: number,
+): { rows: Record<string, string | number>[]; merged: boolean } {
   let merged = false;
   const rows: Record<string, string | number>[] = [];
-  const rates = [
-    ...new Set(withSeries.map((r) => r.load!.nominalRate)),
-  ].sort((a, b) => a - b);
-  for (const result of withSeries) {
+  for (const result of results) {
     const load = result.load!;
     const points = maxPerBucket(load.backlog, width);
     merged ||= points !== load.backlog;
@@ -243,9 +277,18 @@ export function backlogChart(context: LoadContext): ChartSpec | null {
       });
     }
   }
-  const order = unique(rows.map((row) => String(row.configuration)));
-  const rateNames = rates.map((rate) => `${rateText(rate)}/s`);
-  const duration = context.document.params.load?.durationSeconds;
+  return { rows, merged };
+}
+
+/**
+ * A panel of the backlog chart: the end of the arrivals as a grey rule,
+ * and a line per offered rate (dashed when the run fell behind).
+ */
+function backlogPanel(
+  end: number,
+  rateNames: readonly string[],
+  duration: number | undefined,
+) {
   const x = {
     field: "t",
     type: "quantitative",
@@ -253,6 +296,68 @@ export function backlogChart(context: LoadContext): ChartSpec | null {
     axis: { format: ",~r", grid: true, tickCount: 10 },
     scale: { domain: [0, end], nice: true },
   };
+  return {
+    width: WIDTH - 120,
+    height: 120,
+    layer: [
+      ...(duration == null ? [] : [{
+        mark: { type: "rule", color: "#bbbbbb", strokeWidth: 1 },
+        encoding: { x: { datum: duration, type: "quantitative" } },
+      }]),
+      {
+        mark: { type: "line", strokeWidth: 1.5, clip: true },
+        encoding: {
+          x,
+          y: {
+            field: "backlog",
+            type: "quantitative",
+            title: "Backlog (deliveries)",
+            axis: { format: ",~r", tickCount: 4 },
+          },
+          color: {
+            field: "rate",
+            type: "ordinal",
+            title: "Offered rate",
+            sort: rateNames,
+            scale: {
+              domain: rateNames,
+              range: rateNames.map((_, i) => paletteColor(i)),
+            },
+            legend: { symbolType: "stroke" },
+          },
+          strokeDash: {
+            field: "verdict",
+            type: "nominal",
+            title: null,
+            scale: { domain: [...VERDICTS], range: [[1, 0], [5, 3]] },
+            legend: { symbolStrokeColor: INK },
+          },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * (h) Deliveries scheduled but not yet arrived over time, one panel per
+ * configuration and one line per rate (dashed when the run fell behind),
+ * each panel on its own scale; long series keep their peak per bucket.
+ * Null when no rate run recorded a backlog.
+ */
+export function backlogChart(context: LoadContext): ChartSpec | null {
+  const withSeries = context.rates.filter((r) => r.load!.backlog.length > 0);
+  if (withSeries.length === 0) return null;
+  const end = Math.max(
+    ...withSeries.map((r) => r.load!.backlog.at(-1)![0]),
+  );
+  const width = bucketWidth(end);
+  const rates = [
+    ...new Set(withSeries.map((r) => r.load!.nominalRate)),
+  ].sort((a, b) => a - b);
+  const { rows, merged } = backlogRows(withSeries, width);
+  const order = unique(rows.map((row) => String(row.configuration)));
+  const rateNames = rates.map((rate) => `${rateText(rate)}/s`);
+  const duration = context.document.params.load?.durationSeconds;
   const { width: _width, ...top } = frame(
     context,
     "Backlog over time",
@@ -277,46 +382,7 @@ export function backlogChart(context: LoadContext): ChartSpec | null {
       },
     },
     resolve: { scale: { y: "independent" } },
-    spec: {
-      width: WIDTH - 120,
-      height: 120,
-      layer: [
-        ...(duration == null ? [] : [{
-          mark: { type: "rule", color: "#bbbbbb", strokeWidth: 1 },
-          encoding: { x: { datum: duration, type: "quantitative" } },
-        }]),
-        {
-          mark: { type: "line", strokeWidth: 1.5, clip: true },
-          encoding: {
-            x,
-            y: {
-              field: "backlog",
-              type: "quantitative",
-              title: "Backlog (deliveries)",
-              axis: { format: ",~r", tickCount: 4 },
-            },
-            color: {
-              field: "rate",
-              type: "ordinal",
-              title: "Offered rate",
-              sort: rateNames,
-              scale: {
-                domain: rateNames,
-                range: rateNames.map((_, i) => paletteColor(i)),
-              },
-              legend: { symbolType: "stroke" },
-            },
-            strokeDash: {
-              field: "verdict",
-              type: "nominal",
-              title: null,
-              scale: { domain: [...VERDICTS], range: [[1, 0], [5, 3]] },
-              legend: { symbolStrokeColor: INK },
-            },
-          },
-        },
-      ],
-    },
+    spec: backlogPanel(end, rateNames, duration),
   };
   return {
     name: "backlog",

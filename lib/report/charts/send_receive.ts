@@ -118,6 +118,173 @@ function byPhase(colors: Readonly<Record<string, string>>): string {
   );
 }
 
+/** The x encoding of a field on the time axis. */
+type TimeX = (field: string) => Record<string, unknown>;
+
+/** The x encoding of `field` on `axis`. */
+function timeX(axis: TimeAxis): TimeX {
+  return (field) => ({
+    field,
+    type: "quantitative",
+    title: axis.title,
+    axis: axis.axis,
+    scale: axis.scale,
+  });
+}
+
+/** A row per configuration, in `order`, labelled on the axis. */
+function configurationY(order: readonly string[]) {
+  return {
+    field: "configuration",
+    type: "nominal",
+    sort: order,
+    title: null,
+    axis: {
+      labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
+      ticks: false,
+      domain: false,
+    },
+  } as const;
+}
+
+/** The marks' tooltip: configuration, figure and time. */
+const TOOLTIP = [
+  { field: "configuration", type: "nominal", title: "Configuration" },
+  { field: "phase", type: "nominal", title: "Figure" },
+  { field: "detail", type: "nominal", title: "Time" },
+];
+
+/** The data of one kind of mark only. */
+function only(kind: MarkKind) {
+  return [{ filter: { field: "kind", equal: kind } }];
+}
+
+/** Whiskers from `low` to `high`, where a datum has them: a rule, two ticks. */
+function whiskers(x: TimeX, low: string, high: string, color: string) {
+  return [
+    {
+      transform: [{ filter: `isValid(datum.${low})` }],
+      mark: { type: "rule", color, strokeWidth: 1.5 },
+      encoding: { x: x(low), x2: { field: high } },
+    },
+    ...[low, high].map((field) => ({
+      transform: [{ filter: `isValid(datum.${field})` }],
+      mark: { type: "tick", color, thickness: 1.5, size: 10 },
+      encoding: { x: x(field) },
+    })),
+  ];
+}
+
+/** What the chart's marks mean, the lines its data needs. */
+function subtitle(hasSpread: boolean, hasEstimate: boolean): string {
+  return [
+    "send: the sendActivity loop",
+    "receive: first to last delivery",
+    ...(hasSpread ? ["whiskers: fastest to slowest run"] : []),
+    ...(hasEstimate
+      ? [
+        "hollow, dashed: the estimated total of a row stopped before " +
+        "its end, first send to last delivery",
+        "its whiskers: the estimate's bounds; an estimate, not a " +
+        "measurement",
+      ]
+      : []),
+  ].join(" · ");
+}
+
+/**
+ * The estimate's legend entry drawn as its bars are: hollow, dashed.  (Its
+ * fill is the legend's own, from the colour scale.)
+ */
+function estimateSymbol(phases: Readonly<Record<string, string>>) {
+  const isEstimate = `datum.value === ${JSON.stringify(ESTIMATE_PHASE)}`;
+  return {
+    fillOpacity: {
+      value: { expr: `${isEstimate} ? ${ESTIMATE_FILL_OPACITY} : 1` },
+    },
+    stroke: { value: { expr: byPhase(phases) } },
+    strokeDash: {
+      value: {
+        expr: `${isEstimate} ? ${JSON.stringify(ESTIMATE_DASH)} : [1, 0]`,
+      },
+    },
+    strokeWidth: { value: 1.5 },
+  };
+}
+
+/** The measured bars, coloured by phase, with the legend of the phases. */
+function measuredLayer(
+  x: TimeX,
+  phases: Readonly<Record<string, string>>,
+  hasEstimate: boolean,
+) {
+  return {
+    transform: only("measured"),
+    mark: { type: "bar", height: { band: 0.9 } },
+    encoding: {
+      // Side by side (yOffset), never stacked: each bar starts at the axis.
+      x: { ...x("seconds"), stack: null },
+      color: {
+        field: "phase",
+        type: "nominal",
+        title: null,
+        scale: {
+          domain: Object.keys(phases),
+          range: Object.values(phases),
+        },
+        legend: {
+          orient: "top",
+          direction: "horizontal",
+          columns: Object.keys(phases).length,
+          ...(hasEstimate
+            ? { encoding: { symbols: estimateSymbol(phases) } }
+            : {}),
+        },
+      },
+      tooltip: TOOLTIP,
+    },
+  };
+}
+
+/** The estimates' hollow, dashed bars and their bounds' whiskers. */
+function estimateLayers(x: TimeX) {
+  return [
+    {
+      transform: only("estimate"),
+      mark: {
+        type: "bar",
+        height: { band: 0.9 },
+        fill: ESTIMATE_INK,
+        fillOpacity: ESTIMATE_FILL_OPACITY,
+        stroke: ESTIMATE_INK,
+        strokeWidth: 1.5,
+        strokeDash: ESTIMATE_DASH,
+      },
+      encoding: { x: { ...x("estimate"), stack: null }, tooltip: TOOLTIP },
+    },
+    ...whiskers(x, "low", "high", ESTIMATE_INK),
+  ];
+}
+
+/** Every mark's label: its value, an estimate's, or why it has none. */
+function labelLayer(x: TimeX) {
+  return {
+    mark: BAR_LABEL_MARK,
+    encoding: {
+      x: x("textAt"),
+      text: { field: "text" },
+      color: {
+        condition: [
+          { test: "datum.kind === 'estimate'", value: ESTIMATE_INK },
+          { test: "datum.kind === 'none'", value: "#666666" },
+        ],
+        value: INK,
+      },
+    },
+  };
+}
+
 /**
  * (a) Send and receive seconds of every configuration that is not skipped,
  * with the estimated totals of stopped ones; null when none has a figure or
@@ -136,147 +303,33 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
   const values = data.map((d) =>
     d.kind === "none" ? { ...d, textAt: axis.start } : d
   );
-  const y = {
-    field: "configuration",
-    type: "nominal",
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-    },
-  } as const;
-  const x = (field: string) => ({
-    field,
-    type: "quantitative",
-    title: axis.title,
-    axis: axis.axis,
-    scale: axis.scale,
-  });
-  const yOffset = {
-    field: "slot",
-    type: "nominal" as const,
-    sort: ["first", "second"],
-  };
-  const only = (kind: MarkKind) => [{ filter: { field: "kind", equal: kind } }];
-  const tooltip = [
-    { field: "configuration", type: "nominal", title: "Configuration" },
-    { field: "phase", type: "nominal", title: "Figure" },
-    { field: "detail", type: "nominal", title: "Time" },
-  ];
-  const whiskers = (low: string, high: string, color: string) => [
-    {
-      transform: [{ filter: `isValid(datum.${low})` }],
-      mark: { type: "rule", color, strokeWidth: 1.5 },
-      encoding: { x: x(low), x2: { field: high } },
-    },
-    ...[low, high].map((field) => ({
-      transform: [{ filter: `isValid(datum.${field})` }],
-      mark: { type: "tick", color, thickness: 1.5, size: 10 },
-      encoding: { x: x(field) },
-    })),
-  ];
+  const x = timeX(axis);
   const phases: Record<string, string> = {
     ...PHASE_COLORS,
     ...(hasEstimate ? { [ESTIMATE_PHASE]: ESTIMATE_INK } : {}),
-  };
-  const isEstimate = `datum.value === ${JSON.stringify(ESTIMATE_PHASE)}`;
-  // The estimate's legend entry drawn as its bars are: hollow, dashed.  (Its
-  // fill is the legend's own, from the colour scale.)
-  const estimateSymbol = {
-    fillOpacity: {
-      value: { expr: `${isEstimate} ? ${ESTIMATE_FILL_OPACITY} : 1` },
-    },
-    stroke: { value: { expr: byPhase(phases) } },
-    strokeDash: {
-      value: {
-        expr: `${isEstimate} ? ${JSON.stringify(ESTIMATE_DASH)} : [1, 0]`,
-      },
-    },
-    strokeWidth: { value: 1.5 },
   };
   const spec = {
     ...frame(
       context,
       "Send and receive time",
-      [
-        "send: the sendActivity loop",
-        "receive: first to last delivery",
-        ...(hasSpread ? ["whiskers: fastest to slowest run"] : []),
-        ...(hasEstimate
-          ? [
-            "hollow, dashed: the estimated total of a row stopped before " +
-            "its end, first send to last delivery",
-            "its whiskers: the estimate's bounds; an estimate, not a " +
-            "measurement",
-          ]
-          : []),
-      ].join(" · "),
+      subtitle(hasSpread, hasEstimate),
     ),
     autosize: { type: "fit-x", contains: "padding" },
     height: 52 * order.length,
     data: { values },
-    encoding: { y, yOffset },
+    encoding: {
+      y: configurationY(order),
+      yOffset: {
+        field: "slot",
+        type: "nominal" as const,
+        sort: ["first", "second"],
+      },
+    },
     layer: [
-      {
-        transform: only("measured"),
-        mark: { type: "bar", height: { band: 0.9 } },
-        encoding: {
-          // Side by side (yOffset), never stacked: each bar starts at the axis.
-          x: { ...x("seconds"), stack: null },
-          color: {
-            field: "phase",
-            type: "nominal",
-            title: null,
-            scale: {
-              domain: Object.keys(phases),
-              range: Object.values(phases),
-            },
-            legend: {
-              orient: "top",
-              direction: "horizontal",
-              columns: Object.keys(phases).length,
-              ...(hasEstimate ? { encoding: { symbols: estimateSymbol } } : {}),
-            },
-          },
-          tooltip,
-        },
-      },
-      ...(hasEstimate
-        ? [
-          {
-            transform: only("estimate"),
-            mark: {
-              type: "bar",
-              height: { band: 0.9 },
-              fill: ESTIMATE_INK,
-              fillOpacity: ESTIMATE_FILL_OPACITY,
-              stroke: ESTIMATE_INK,
-              strokeWidth: 1.5,
-              strokeDash: ESTIMATE_DASH,
-            },
-            encoding: { x: { ...x("estimate"), stack: null }, tooltip },
-          },
-          ...whiskers("low", "high", ESTIMATE_INK),
-        ]
-        : []),
-      ...(hasSpread ? whiskers("min", "max", "#222222") : []),
-      {
-        mark: BAR_LABEL_MARK,
-        encoding: {
-          x: x("textAt"),
-          text: { field: "text" },
-          color: {
-            condition: [
-              { test: "datum.kind === 'estimate'", value: ESTIMATE_INK },
-              { test: "datum.kind === 'none'", value: "#666666" },
-            ],
-            value: INK,
-          },
-        },
-      },
+      measuredLayer(x, phases, hasEstimate),
+      ...(hasEstimate ? estimateLayers(x) : []),
+      ...(hasSpread ? whiskers(x, "min", "max", "#222222") : []),
+      labelLayer(x),
     ],
   };
   return {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { dequeueCostTable, MORE, resultsTable } from "./table.ts";
+import { dequeueCostTable, resultsTable } from "./table.ts";
+import { MORE } from "../results_columns.ts";
 import {
   result,
   stoppedDocument,

@@ -10,43 +10,29 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { count, figureCell, msFigure, type Unit } from "../cells.ts";
+import { configurationLabel, label } from "../label.ts";
 import {
-  count,
-  cpuMs,
-  deliveredCell,
-  duration,
-  figureCell,
-  integer,
-  latency,
-  msFigure,
-  perSecond,
-  seconds,
-  type Unit,
-} from "../cells.ts";
-
-import { configurationLabel, label, rowKind } from "../label.ts";
+  type CellText,
+  columnsIn,
+  htmlCell,
+  isNumeric,
+  RESULTS_COLUMNS,
+  type ResultsColumn,
+  statusCell,
+} from "../results_columns.ts";
 import type {
   DequeueCostDocument,
   DequeueCostPoint,
 } from "../../results/dequeue_cost.ts";
-import type {
-  ConfigurationResult,
-  ResultsDocument,
-} from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/types.ts";
 
 /** One cell: what it shows and, for a figure, the number it shows. */
-export interface Cell {
-  /** The text shown. */
-  readonly text: string;
+export interface Cell extends CellText {
   /** The number in the results file, for sorting and checking. */
   readonly value?: number | null;
   /** Where the number is in the row's JSON object, e.g. `latencyMs.p99`. */
   readonly key?: string;
-  /** A link, relative to the report. */
-  readonly href?: string;
-  /** Shown on hover. */
-  readonly title?: string;
 }
 
 /** One row and the values the page filters it by. */
@@ -89,97 +75,15 @@ function figure(
   return { text: figureCell(value, unit), value: value ?? null, key };
 }
 
-/** The mark of a cell whose tooltip says more. */
-export const MORE = "ⓘ";
-
 /**
- * The status of a row: `ok`, or `incomplete ⓘ` (failed, skipped) with why
- * as its tooltip.
+ * The headline table of a suite's results: every row of the file, in the
+ * columns of {@link RESULTS_COLUMNS} the page shows.
  */
-export function statusCell(
-  status: string,
-  reason: string | null | undefined,
-): Cell {
-  if (status === "ok") return { text: status };
-  return {
-    text: `${status} ${MORE}`,
-    title: `${status}: ${reason ?? "no reason"}`,
-  };
-}
-
-/** Seconds to three significant digits at most: `~58.3 s`, `~2,247 s`. */
-const roughSeconds = (value: number): Unit => ({
-  scale: 1,
-  suffix: " s",
-  digits: value >= 100 ? 0 : value >= 10 ? 1 : 2,
-  grouping: true,
-});
-
-/**
- * A stopped row's estimated total, `~2,247 s ⓘ`, with its bounds and basis
- * as its tooltip; a dash for a row without one.
- */
-function estimateCell(r: ConfigurationResult): Cell {
-  const key = "estimate.totalSeconds";
-  const e = r.estimate;
-  if (e == null) return figure(null, roughSeconds, key);
-  return {
-    text: `~${figureCell(e.totalSeconds, roughSeconds)} ${MORE}`,
-    value: e.totalSeconds,
-    key,
-    title: `an estimate, not a measurement: about ${
-      duration(e.totalSeconds)
-    } from the first sendActivity call to the last delivery, between ${
-      duration(e.lowSeconds)
-    } and ${
-      duration(e.highSeconds)
-    } (stopped by the ${e.stoppedBy}); ${e.basis}`,
-  };
-}
-
-/** The link to a configuration's log, in the folder's `logs/`. */
-function logCell(r: ConfigurationResult): Cell {
-  const path = r.log?.path;
-  if (path == null) return { text: "—" };
-  return {
-    text: "log",
-    href: `logs/${basename(path)}`,
-    title: `${path}: ${integer.format(r.log!.warnings)} warnings, ${
-      integer.format(r.log!.errors)
-    } errors`,
-  };
-}
-
-const NUMERIC = new Set([
-  "Parallelism",
-  "Send",
-  "Receive",
-  "Total",
-  "Total (estimate)",
-  "Delivered",
-  "Dup.",
-  "Lost",
-  "Deliveries/s",
-  "p99 latency",
-  "CPU/delivery app",
-  "+ server",
-  "Backlog",
-  "Fill",
-  "Dequeued",
-  "ms/dequeue",
-  "p50 gap",
-  "p90 gap",
-  "max gap",
-]);
-
-function columns(names: readonly string[]) {
-  return names.map((name) => ({ name, numeric: NUMERIC.has(name) }));
-}
-
-/** The headline table of a suite's results: every row of the file. */
-export function resultsTable(document: ResultsDocument): Table {
-  // Crash runs count the deliveries lost to the crash.
-  const lost = document.results.some((r) => r.lost != null);
+export function resultsTable(
+  document: ResultsDocument,
+  list: readonly ResultsColumn[] = RESULTS_COLUMNS,
+): Table {
+  const shown = columnsIn("html", document.results, list);
   const rows = document.results.map((r, index): Row => ({
     index,
     incomplete: r.status !== "ok",
@@ -202,58 +106,67 @@ export function resultsTable(document: ResultsDocument): Table {
       parallelism: String(r.parallelism),
       status: r.status,
     },
-    cells: [
-      { text: label(r) },
-      { text: rowKind(r) },
-      { text: r.driver },
-      { text: String(r.parallelism), value: r.parallelism, key: "parallelism" },
-      statusCell(r.status, r.reason),
-      figure(r.sendSeconds, seconds, "sendSeconds"),
-      figure(r.receiveSeconds, seconds, "receiveSeconds"),
-      figure(r.totalSeconds, seconds, "totalSeconds"),
-      estimateCell(r),
-      {
-        text: deliveredCell(r),
-        // A skipped row shows no count: it never ran.
-        value: r.status === "skipped" ? null : r.delivered,
-        key: "delivered",
-      },
-      figure(r.duplicates, count, "duplicates"),
-      ...(lost ? [figure(r.lost, count, "lost")] : []),
-      figure(r.deliveriesPerSecond, perSecond, "deliveriesPerSecond"),
-      figure(r.latencyMs?.p99, latency, "latencyMs.p99"),
-      figure(r.cpuMsPerDelivery, cpuMs, "cpuMsPerDelivery"),
-      figure(r.serverCpuMsPerDelivery, cpuMs, "serverCpuMsPerDelivery"),
-      logCell(r),
-    ],
+    cells: shown.map((column) => htmlCell(column, r)),
   }));
   return {
-    columns: columns([
-      "Configuration",
-      "Kind",
-      "Driver",
-      "Parallelism",
-      "Status",
-      "Send",
-      "Receive",
-      "Total",
-      "Total (estimate)",
-      "Delivered",
-      "Dup.",
-      ...(lost ? ["Lost"] : []),
-      "Deliveries/s",
-      "p99 latency",
-      "CPU/delivery app",
-      "+ server",
-      "Log",
-    ]),
+    columns: shown.map((column) => ({
+      name: column.header,
+      numeric: isNumeric(column),
+    })),
     rows,
     filters: ["driver", "parallelism", "status"],
     list: "results",
   };
 }
 
+/** A column of the dequeue-cost table: numeric when it shows a figure. */
+interface PointColumn {
+  readonly name: string;
+  readonly numeric: boolean;
+  readonly cell: (point: DequeueCostPoint) => Cell;
+}
+
+/** A column of words. */
+function words(
+  name: string,
+  cell: (point: DequeueCostPoint) => Cell,
+): PointColumn {
+  return { name, numeric: false, cell };
+}
+
+/** A column of a figure in its unit, found at `key` in a point. */
+function figureOf(
+  name: string,
+  unit: (value: number) => Unit,
+  key: string,
+  value: (point: DequeueCostPoint) => number | null | undefined,
+): PointColumn {
+  return {
+    name,
+    numeric: true,
+    cell: (p) => figure(value(p), unit, key),
+  };
+}
+
 const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });
+
+/** The columns of the dequeue-cost table, in order. */
+const DEQUEUE_COST_COLUMNS: readonly PointColumn[] = [
+  words("Driver", (p) => ({ text: p.driver })),
+  figureOf("Backlog", count, "backlog", (p) => p.backlog),
+  words("Status", (p) => statusCell(p.status, p.reason)),
+  figureOf("Fill", tenths, "fillSeconds", (p) => p.fillSeconds),
+  figureOf("Dequeued", count, "dequeued", (p) => p.dequeued),
+  figureOf("ms/dequeue", msFigure, "msPerDequeue", (p) => p.msPerDequeue),
+  figureOf("p50 gap", msFigure, "gapMs.p50", (p) => p.gapMs?.p50),
+  figureOf("p90 gap", msFigure, "gapMs.p90", (p) => p.gapMs?.p90),
+  figureOf("max gap", msFigure, "gapMs.max", (p) => p.gapMs?.max),
+  // Shortened on the page to one line; whole in its tooltip.
+  words(
+    "Note",
+    (p) => ({ text: p.reason ?? "", title: p.reason ?? undefined }),
+  ),
+];
 
 /** The table of a dequeue-cost folder: one row per driver and backlog. */
 export function dequeueCostTable(document: DequeueCostDocument): Table {
@@ -262,33 +175,13 @@ export function dequeueCostTable(document: DequeueCostDocument): Table {
     incomplete: p.status !== "ok",
     labels: [p.driver],
     filters: { driver: p.driver, status: p.status },
-    cells: [
-      { text: p.driver },
-      figure(p.backlog, count, "backlog"),
-      statusCell(p.status, p.reason),
-      figure(p.fillSeconds, tenths, "fillSeconds"),
-      figure(p.dequeued, count, "dequeued"),
-      figure(p.msPerDequeue, msFigure, "msPerDequeue"),
-      figure(p.gapMs?.p50, msFigure, "gapMs.p50"),
-      figure(p.gapMs?.p90, msFigure, "gapMs.p90"),
-      figure(p.gapMs?.max, msFigure, "gapMs.max"),
-      // Shortened on the page to one line; whole in its tooltip.
-      { text: p.reason ?? "", title: p.reason ?? undefined },
-    ],
+    cells: DEQUEUE_COST_COLUMNS.map((column) => column.cell(p)),
   }));
   return {
-    columns: columns([
-      "Driver",
-      "Backlog",
-      "Status",
-      "Fill",
-      "Dequeued",
-      "ms/dequeue",
-      "p50 gap",
-      "p90 gap",
-      "max gap",
-      "Note",
-    ]),
+    columns: DEQUEUE_COST_COLUMNS.map(({ name, numeric }) => ({
+      name,
+      numeric,
+    })),
     rows,
     filters: ["driver", "status"],
     list: "points",
