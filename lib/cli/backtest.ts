@@ -29,11 +29,11 @@ import {
   median,
   projectionTest,
   simulateSuite,
-} from "../run/backtest.ts";
+} from "../analysis/backtest.ts";
 import {
   type EstimateAgainstFinish,
   stoppedAgainstFinishes,
-} from "../run/finishes.ts";
+} from "../analysis/finishes.ts";
 import { readSources } from "./advise.ts";
 
 const USAGE = `Usage: deno task backtest [DIR]

@@ -25,7 +25,7 @@ import type {
   ResultsDocument,
   RunResult,
 } from "../results/types.ts";
-import { judgedAt, type RunLimits, StopRule } from "./budget.ts";
+import { judgedAt, type RunLimits, StopRule } from "../run/budget.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {
   type BacklogQueue,
