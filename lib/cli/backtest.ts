@@ -26,14 +26,12 @@ import {
   checkBounds,
   CUTS,
   defaultLimitsOf,
+  type EstimateAgainstFinish,
   median,
   projectionTest,
   simulateSuite,
-} from "../analysis/backtest.ts";
-import {
-  type EstimateAgainstFinish,
   stoppedAgainstFinishes,
-} from "../analysis/finishes.ts";
+} from "../analysis/mod.ts";
 import { readSources } from "./advise.ts";
 
 const USAGE = `Usage: deno task backtest [DIR]

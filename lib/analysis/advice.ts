@@ -3,7 +3,7 @@
  * deliveries per second a server needs at peak against each queue's
  * measured sustained rate, with its latency, crash losses and CPU, every
  * figure tied to the file it came from.  Pure: `lib/cli/advise.ts` reads
- * the files and prints {@link renderAdvice}.
+ * the files and prints `renderAdvice` (`lib/report/capacity_plan.ts`).
  *
  * Which file says what is read from the files' own parameters: the file
  * with the most max-rate searches gives capacity, and latency and CPU per
@@ -27,13 +27,6 @@ import {
   type CrashEvidence,
   crashEvidence,
   type Source,
-} from "./advice_crash.ts";
-
-export type {
-  CrashEvidence,
-  CrashRun,
-  CutOff,
-  Source,
 } from "./advice_crash.ts";
 
 /** What the operator asks. */

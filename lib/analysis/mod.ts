@@ -1,0 +1,14 @@
+/**
+ * What is found in results already written, running and rendering nothing:
+ * the capacity planner behind `deno task advise` (`advice.ts`, with what
+ * crashes lost in `advice_crash.ts`) and the back-test of the stop rule
+ * behind `deno task backtest` (`backtest.ts`, `finishes.ts`).  The report
+ * (`lib/report/`) renders what these find; the command line
+ * (`lib/cli/`) reads the files and prints it.
+ *
+ * @module
+ */
+export * from "./advice.ts";
+export * from "./advice_crash.ts";
+export * from "./backtest.ts";
+export * from "./finishes.ts";
