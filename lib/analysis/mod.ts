@@ -4,7 +4,9 @@
  * crashes lost in `advice_crash.ts`) the back-test of the stop rule
  * behind `deno task backtest` (`backtest.ts`, `finishes.ts`), and the
  * comparison of two results files behind `deno task compare`
- * (`comparison.ts`, with the CI gate's rule in `regressions.ts`).  The report
+ * (`comparison.ts`, with the CI gate's rule in `regressions.ts`), and
+ * the stage model applied again to recorded rows behind `deno task remodel`
+ * (`remodel.ts`).  The report
  * (`lib/report/`) renders what these find; the command line
  * (`lib/cli/`) reads the files and prints it.
  *
@@ -16,3 +18,4 @@ export * from "./backtest.ts";
 export * from "./comparison.ts";
 export * from "./finishes.ts";
 export * from "./regressions.ts";
+export * from "./remodel.ts";
