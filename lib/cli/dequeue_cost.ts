@@ -17,12 +17,8 @@ import {
   renderHelp,
   UsageError,
 } from "../params/mod.ts";
-import {
-  msFigure,
-  renderDequeueCost,
-  writeDequeueCost,
-} from "../report/dequeue_cost.ts";
-import { figureCell } from "../report/cells.ts";
+import { renderDequeueCost } from "../report/dequeue_cost.ts";
+import { figureCell, msFigure } from "../report/cells.ts";
 import type {
   DepthCost,
   DequeueCostParams,
@@ -31,6 +27,7 @@ import type {
 import { runDequeueCost } from "../run/dequeue_cost.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { Interrupter } from "./interrupt.ts";
+import { writeDequeueCost } from "./write.ts";
 import {
   useFedifySource,
   withRelativeSource,

@@ -16,6 +16,7 @@ import { remodel } from "../analysis/mod.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 import type { ResultsDocument } from "../results/types.ts";
 import { rerender } from "./report.ts";
+import { writeAtomically } from "./write.ts";
 import { readCommit } from "../measure/provenance.ts";
 
 /** The command line; returns the exit code. */
@@ -46,7 +47,7 @@ export async function main(args: readonly string[]): Promise<number> {
       ids,
     },
   };
-  await Deno.writeTextFile(path, JSON.stringify(next, null, 2) + "\n");
+  await writeAtomically(path, JSON.stringify(next, null, 2) + "\n");
   await rerender(dir);
   console.log(
     `remodelled ${ids.length} rows of ${path} (${ids.join(", ") || "none"}) ` +
