@@ -8,7 +8,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { dequeueCostReportFiles } from "../report/dequeue_cost.ts";
+import { dequeueCostReportFiles } from "../report/dequeue_cost_report.ts";
 import type { ReportFiles } from "../report/files.ts";
 import { resultsReportFiles } from "../report/markdown.ts";
 import {

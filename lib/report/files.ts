@@ -1,6 +1,6 @@
 /**
  * A report as the files to write: each renderer of a folder's report
- * (`markdown.ts`'s for a suite's results, `dequeue_cost.ts`'s for the
+ * (`markdown.ts`'s for a suite's results, `dequeue_cost_report.ts`'s for the
  * dequeue-cost command's) yields its files one at a time, in the order they
  * are to be written, and writes none; `lib/cli/write.ts` writes them.
  *

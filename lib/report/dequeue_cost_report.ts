@@ -2,13 +2,13 @@
  * The report of `deno task dequeue-cost`, named as in every results folder:
  * `latest.md` (the points, the fitted lines and the drain projections,
  * tables declared as columns), `charts/dequeue-cost.svg` (the chart,
- * `charts/dequeue_cost.ts`) and `report.html`, as the files to write beside
+ * `charts/dequeue_cost_chart.ts`) and `report.html`, as the files to write beside
  * `latest.json` (`lib/cli/write.ts` writes them).
  *
  * @module
  */
 import { count, duration, integer, msFigure, type Unit } from "./cells.ts";
-import { dequeueCostChart } from "./charts/dequeue_cost.ts";
+import { dequeueCostChart } from "./charts/dequeue_cost_chart.ts";
 import { renderSpecs } from "./charts/mod.ts";
 import {
   type Column,
