@@ -2,11 +2,11 @@
  * What is found in results already written, running and rendering nothing:
  * the capacity planner behind `deno task advise` (`advice.ts`, with what
  * crashes lost in `advice_crash.ts`) the back-test of the stop rule
- * behind `deno task backtest` (`backtest.ts`, `finishes.ts`), and the
+ * behind `deno task backtest` (`estimator_backtest.ts`, `finishes.ts`), and the
  * comparison of two results files behind `deno task compare`
  * (`comparison.ts`, with the CI gate's rule in `regressions.ts`), and
  * the stage model applied again to recorded rows behind `deno task remodel`
- * (`remodel.ts`).  The report
+ * (`remodel_rows.ts`).  The report
  * (`lib/report/`) renders what these find; the command line
  * (`lib/cli/`) reads the files and prints it.
  *
@@ -14,8 +14,8 @@
  */
 export * from "./advice.ts";
 export * from "./advice_crash.ts";
-export * from "./backtest.ts";
+export * from "./estimator_backtest.ts";
 export * from "./comparison.ts";
 export * from "./finishes.ts";
 export * from "./regressions.ts";
-export * from "./remodel.ts";
+export * from "./remodel_rows.ts";

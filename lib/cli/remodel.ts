@@ -7,7 +7,7 @@
  * measured before the model last changed.  A row of several runs keeps what
  * it recorded (its stages are one run's, its rate the runs' median); the
  * document's `remodelled` records when, on which commit, and which rows.
- * The model's application is `remodel` (`lib/analysis/remodel.ts`).
+ * The model's application is `remodel` (`lib/analysis/remodel_rows.ts`).
  *
  * @module
  */

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { remodel } from "./remodel.ts";
+import { remodel } from "./remodel_rows.ts";
 import type { ResultsDocument } from "../results/types.ts";
 
 const here = new URL(".", import.meta.url).pathname;

@@ -19,7 +19,7 @@ import {
   recordedFanouts,
   simulateRow,
   simulateSuite,
-} from "./backtest.ts";
+} from "./estimator_backtest.ts";
 
 Deno.test("a constant row back-tests exactly at every cut", () => {
   const row = steady("postgres", 100, 20_000);
