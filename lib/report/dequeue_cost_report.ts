@@ -2,8 +2,8 @@
  * The report of `deno task dequeue-cost`, named as in every results folder:
  * `latest.md` (the points, the fitted lines and the drain projections,
  * tables declared as columns), `charts/dequeue-cost.svg` (the chart,
- * `charts/dequeue_cost_chart.ts`) and `report.html`, as the files to write beside
- * `latest.json` (`lib/cli/write.ts` writes them).
+ * `charts/dequeue_cost_chart.ts`) and `report.html`, as the files to write
+ * beside `latest.json` (`lib/cli/write.ts` writes them).
  *
  * @module
  */

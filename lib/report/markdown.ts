@@ -3,8 +3,9 @@
  * original benchmark printed it, plus accounting, latency and CPU, each
  * median with its min–max over the runs) of the burst runs, the steady-load
  * sections (`load_tables.ts`), the machine and software the suite ran on, SVG
- * charts, and atomic writes of `latest.json`, `latest.md`,
- * `charts/*.svg` and the interactive `report.html` (`html/`).
+ * charts, and the files `latest.md`, `charts/*.svg` and the interactive
+ * `report.html` (`html/`) to write beside `latest.json` (`lib/cli/write.ts`
+ * writes them).
  *
  * @module
  */
