@@ -26,7 +26,7 @@ import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import type { Progress } from "./lib/run/runner.ts";
 import { runSuite } from "./lib/run/suite.ts";
-import { writeResults } from "./lib/report/markdown.ts";
+import { writeResults } from "./lib/cli/write.ts";
 import { join } from "node:path";
 
 export type {
@@ -120,11 +120,8 @@ export {
   selectDrivers,
   type Selection,
 } from "./drivers/mod.ts";
-export {
-  renderMarkdown,
-  renderTable,
-  writeResults,
-} from "./lib/report/markdown.ts";
+export { renderMarkdown, renderTable } from "./lib/report/markdown.ts";
+export { writeResults } from "./lib/cli/write.ts";
 export {
   freePort,
   launchServer,

@@ -9,8 +9,8 @@
  */
 import { join, relative } from "node:path";
 import { ADVISE, parseCommand, renderHelp, UsageError } from "../params/mod.ts";
-import { advise, onRuntime, type Source } from "../report/advice.ts";
-import { renderAdvice } from "../report/advice_text.ts";
+import { advise, onRuntime, type Source } from "../analysis/mod.ts";
+import { renderAdvice } from "../report/capacity_plan.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 
 /** Reads `dir/latest.json` and every `dir/*\/latest.json` that is a results file. */

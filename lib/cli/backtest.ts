@@ -26,14 +26,13 @@ import {
   checkBounds,
   CUTS,
   defaultLimitsOf,
+  type EstimateAgainstFinish,
   median,
   projectionTest,
   simulateSuite,
-} from "../run/backtest.ts";
-import {
-  type EstimateAgainstFinish,
+  type Source,
   stoppedAgainstFinishes,
-} from "../run/finishes.ts";
+} from "../analysis/mod.ts";
 import { readSources } from "./advise.ts";
 
 const USAGE = `Usage: deno task backtest [DIR]
@@ -116,22 +115,11 @@ function printCases(title: string, cases: readonly BackTestCase[]): void {
   }
 }
 
-/** The command line; returns the exit code. */
-export async function main(args: readonly string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (args.length > 1 || args.some((a) => a.startsWith("-"))) {
-    console.error(`error: unexpected ${args.join(" ")}\n\n${USAGE}`);
-    return 2;
-  }
-  const dir = args[0] ?? "results";
-  const sources = await readSources(dir);
-  if (sources.length === 0) {
-    console.error(`error: no results file in ${dir}; give a results folder`);
-    return 2;
-  }
+/** The back-tests of every file: finished rows and rows cut off. */
+function runBackTests(sources: readonly Source[]): {
+  cases: BackTestCase[];
+  projections: BackTestCase[];
+} {
   const cases = sources.flatMap((s) =>
     backTest(
       s.path,
@@ -151,17 +139,14 @@ export async function main(args: readonly string[]): Promise<number> {
       s.document.params.total,
     )
   );
-  printCases(
-    "Finished rows, cut at a share of their deliveries, where the default " +
-      "could first judge them (judged), and where the default's time limit " +
-      `of ${DEFAULT_TIMEOUT_SECONDS} s stops them (stop)`,
-    cases,
-  );
-  printCases(
-    "Rows the time limit cut off, cut at a share of what they delivered, " +
-      "against when they delivered it",
-    projections,
-  );
+  return { cases, projections };
+}
+
+/** The summary lines of the cases, cut by cut. */
+function printSummaries(
+  cases: readonly BackTestCase[],
+  projections: readonly BackTestCase[],
+): void {
   console.log("\nSummary (error = estimate / actual − 1):");
   for (const cut of CUTS) {
     const label = `${cut * 100} %`;
@@ -185,6 +170,13 @@ export async function main(args: readonly string[]): Promise<number> {
       ),
     );
   }
+}
+
+/** The bounds' check over the cases where the default judges a row. */
+function printBounds(
+  sources: readonly Source[],
+  cases: readonly BackTestCase[],
+): void {
   const drivers = new Map(
     sources.flatMap((s) =>
       s.document.results.map((r) => [`${s.path}\n${r.id}`, r.driver] as const)
@@ -196,6 +188,10 @@ export async function main(args: readonly string[]): Promise<number> {
       driver: drivers.get(`${c.file}\n${c.id}`) ?? c.id,
     })),
   )));
+}
+
+/** The rows the default stops, each against its own finish. */
+function printStops(stops: readonly BackTestCase[]): void {
   console.log(
     "\nRows the default stops, against their own finishes (each one's " +
       "estimate at the default's stop and its error):",
@@ -211,6 +207,10 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   if (stops.length === 0) console.log("none in these files");
+}
+
+/** Rows stopped before their end, against a longer run in another file. */
+function printFinishes(sources: readonly Source[]): void {
   console.log(
     "\nRows stopped before their end, against a longer run of the same " +
       "configuration in another file: a finish (the estimate as the run " +
@@ -237,10 +237,10 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   if (finishes.length === 0) console.log("none in these files");
+}
 
-  const suitePath = resolve(dir, "latest.json");
-  const suite = sources.find((s) => resolve(s.path) === suitePath);
-  if (suite == null) return 0;
+/** The suite of `DIR/latest.json` replayed under each time limit. */
+function printSuite(suite: Source): void {
   const { document } = suite;
   console.log(
     `\nThe suite of ${suite.path} replayed under each time limit (recorded ` +
@@ -284,6 +284,43 @@ export async function main(args: readonly string[]): Promise<number> {
       }`,
     );
   }
+}
+
+/** The command line; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.length > 1 || args.some((a) => a.startsWith("-"))) {
+    console.error(`error: unexpected ${args.join(" ")}\n\n${USAGE}`);
+    return 2;
+  }
+  const dir = args[0] ?? "results";
+  const sources = await readSources(dir);
+  if (sources.length === 0) {
+    console.error(`error: no results file in ${dir}; give a results folder`);
+    return 2;
+  }
+  const { cases, projections } = runBackTests(sources);
+  printCases(
+    "Finished rows, cut at a share of their deliveries, where the default " +
+      "could first judge them (judged), and where the default's time limit " +
+      `of ${DEFAULT_TIMEOUT_SECONDS} s stops them (stop)`,
+    cases,
+  );
+  printCases(
+    "Rows the time limit cut off, cut at a share of what they delivered, " +
+      "against when they delivered it",
+    projections,
+  );
+  printSummaries(cases, projections);
+  printBounds(sources, cases);
+  printStops(cases.filter((c) => c.cut === "stop"));
+  printFinishes(sources);
+  const suitePath = resolve(dir, "latest.json");
+  const suite = sources.find((s) => resolve(s.path) === suitePath);
+  if (suite != null) printSuite(suite);
   return 0;
 }
 

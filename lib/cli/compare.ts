@@ -1,5 +1,5 @@
 /**
- * The command line that compares two results files (see `comparison.ts`),
+ * The command line that compares two results files (see `lib/analysis/comparison.ts`),
  * and optionally gates CI on regressions:
  *
  * `deno task compare [[OLD] NEW] [--fail-on-regression 10%]`
@@ -17,9 +17,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { compareResults } from "../report/comparison.ts";
-import { findRegressions } from "../report/regressions.ts";
-import { renderComparison, renderGate } from "../report/comparison_report.ts";
+import { compareResults, findRegressions } from "../analysis/mod.ts";
+import { renderComparison, renderGate } from "../report/changes_table.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
 import {

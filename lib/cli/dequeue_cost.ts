@@ -1,10 +1,10 @@
 /**
  * `deno task dequeue-cost`: what one dequeue costs each queue as its
  * backlog grows.  Parses the options (the table in
- * lib/params/dequeue_cost.ts), runs the measurement (lib/run/dequeue_cost.ts),
- * prints the report on stdout and writes `latest.json`, `latest.md`,
- * `charts/dequeue-cost.svg` and `report.html` to `--out`, named as in every
- * results folder.  `deno task report DIR` renders a folder's reports
+ * lib/params/dequeue_cost.ts), runs the measurement
+ * (lib/run/dequeue_cost_run.ts), prints the report on stdout and writes
+ * `latest.json`, `latest.md`, `charts/dequeue-cost.svg` and `report.html`
+ * to `--out`, named as in every results folder.  `deno task report DIR` renders a folder's reports
  * again from its JSON.  See `--help`.
  *
  * @module
@@ -17,20 +17,17 @@ import {
   renderHelp,
   UsageError,
 } from "../params/mod.ts";
-import {
-  msFigure,
-  renderDequeueCost,
-  writeDequeueCost,
-} from "../report/dequeue_cost.ts";
-import { figureCell } from "../report/cells.ts";
+import { renderDequeueCost } from "../report/dequeue_cost_report.ts";
+import { figureCell, msFigure } from "../report/cells.ts";
 import type {
   DepthCost,
   DequeueCostParams,
   DequeueCostPoint,
 } from "../results/dequeue_cost.ts";
-import { runDequeueCost } from "../run/dequeue_cost.ts";
+import { runDequeueCost } from "../run/dequeue_cost_run.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { Interrupter } from "./interrupt.ts";
+import { writeDequeueCost } from "./write.ts";
 import {
   useFedifySource,
   withRelativeSource,

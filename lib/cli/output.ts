@@ -7,9 +7,9 @@
  */
 import { join } from "node:path";
 import { tempRoot } from "../system/leftovers.ts";
-import { writeResults } from "../report/markdown.ts";
 import { errorMessage } from "../results/error_message.ts";
 import type { ResultsDocument } from "../results/types.ts";
+import { writeResults } from "./write.ts";
 
 /** The output folder cannot be used; the message names it and the cause. */
 export class OutputError extends Error {

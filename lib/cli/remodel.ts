@@ -7,51 +7,17 @@
  * measured before the model last changed.  A row of several runs keeps what
  * it recorded (its stages are one run's, its rate the runs' median); the
  * document's `remodelled` records when, on which commit, and which rows.
+ * The model's application is `remodel` (`lib/analysis/remodel_rows.ts`).
  *
  * @module
  */
 import { join } from "node:path";
-import { limitedBy, modelInputOf, predict } from "../measure/stage_model.ts";
+import { remodel } from "../analysis/mod.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/types.ts";
 import { rerender } from "./report.ts";
+import { writeAtomically } from "./write.ts";
 import { readCommit } from "../measure/provenance.ts";
-
-/**
- * The rows the model applies to again: one run with stages (with or without
- * a queue: a row without one, `none`, has its CPU and event-loop bounds).
- */
-function remodelled(row: ConfigurationResult): boolean {
-  return row.stages != null && (row.runs == null || row.runs.length <= 1);
-}
-
-/**
- * The document with the model applied again to every row it applies to;
- * returns it and the ids of those rows.
- */
-export function remodel(
-  document: ResultsDocument,
-): { document: ResultsDocument; ids: string[] } {
-  const cores = document.environment?.cpu.cores;
-  const ids: string[] = [];
-  if (cores == null) return { document, ids };
-  const results = document.results.map((row) => {
-    if (!remodelled(row)) return row;
-    ids.push(row.id);
-    const input = modelInputOf(
-      { ...row, stages: row.stages!, workers: row.workers ?? 0 },
-      cores,
-    );
-    const prediction = predict(input);
-    return {
-      ...row,
-      limitedBy: limitedBy(input, prediction),
-      predictedDeliveriesPerSecond: prediction.deliveriesPerSecond,
-      prediction: prediction.bounds,
-    };
-  });
-  return { document: { ...document, results }, ids };
-}
 
 /** The command line; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -81,7 +47,7 @@ export async function main(args: readonly string[]): Promise<number> {
       ids,
     },
   };
-  await Deno.writeTextFile(path, JSON.stringify(next, null, 2) + "\n");
+  await writeAtomically(path, JSON.stringify(next, null, 2) + "\n");
   await rerender(dir);
   console.log(
     `remodelled ${ids.length} rows of ${path} (${ids.join(", ") || "none"}) ` +

@@ -9,9 +9,7 @@
  * @module
  */
 import { join } from "node:path";
-import { writeDequeueCostReport } from "../report/dequeue_cost.ts";
 import { REPORT_HTML } from "../report/html/mod.ts";
-import { writeResults } from "../report/markdown.ts";
 import {
   isDequeueCostValue,
   OLD_DEQUEUE_COST_FILE,
@@ -22,6 +20,7 @@ import {
   ResultsFileError,
   validateResultsDocument,
 } from "../results/read.ts";
+import { writeDequeueCostReport, writeResults } from "./write.ts";
 
 /**
  * Rewrites the report of the results folder `dir` from its `latest.json`,

@@ -17,8 +17,10 @@
  */
 import {
   type BacklogCostSource,
+  type BacklogModel,
   backlogModel,
   drainSeconds,
+  type FillRest,
   fitBacklogCost,
   fmt,
   meanBacklogHanded,
@@ -225,25 +227,13 @@ export interface TotalEstimate {
  * deliveries at its very start do not count in it.
  */
 export function estimateTotal(input: EstimateInput): TotalEstimate | null {
-  const { points, nowSeconds, expected } = input;
-  const increases = increasesOf(points, nowSeconds);
-  if (increases.length === 0) return null;
-  const delivered = increases[increases.length - 1][1];
+  const { nowSeconds, expected } = input;
+  const increases = increasesOf(input.points, nowSeconds);
+  const w = rateWindow(input, increases);
+  if (w == null) return null;
+  const { delivered, start, window, inWindow, longestGap } = w;
   const remaining = expected - delivered;
-  if (remaining <= 0) return null;
-  const first = increases[0][0];
-  let longestGap = nowSeconds - increases[increases.length - 1][0];
-  for (let i = 1; i < increases.length; i++) {
-    longestGap = Math.max(longestGap, increases[i][0] - increases[i - 1][0]);
-  }
-  const wanted = Math.max(nowSeconds / 2, 2 * longestGap);
   const filling = input.filledAtSeconds === null;
-  const filledAt = input.filledAtSeconds ?? -Infinity;
-  const start = Math.max(first, nowSeconds - wanted, filledAt);
-  const window = nowSeconds - start;
-  if (window <= 0) return null;
-  const inWindow = delivered - deliveredAt(increases, start);
-  if (inWindow <= 0) return null;
   const rate = inWindow / window;
   // With a dequeue that reads the backlog, a delivery's time is a + c × the
   // messages still waiting: over the window, a + c × the backlog at its
@@ -283,17 +273,6 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   const [low, high] = backlog
     ? [BACKLOG_REST_LOW, BACKLOG_REST_HIGH]
     : [REST_LOW, REST_HIGH];
-  const bounds = boundsText(low, high);
-  const how = model != null
-    ? `the remaining ${fmt(remaining)} at a time per delivery that falls ` +
-      `with the backlog, as this queue's dequeue reads its whole backlog: ` +
-      `${ms(a * 1000)} plus ${
-        ms(c * 1000)
-      } per message still waiting (${model.source}), ${
-        ms((a + c * remaining) * 1000)
-      } a delivery now, ${bounds}`
-    : `the remaining ${fmt(remaining)} at that rate, ${bounds}`;
-  const capped = start > nowSeconds - wanted;
   const middle = start + window / 2;
   const atMiddle = deliveredAt(increases, middle);
   const older = (atMiddle - deliveredAt(increases, start)) / (window / 2);
@@ -303,34 +282,7 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
   const oneBatch = window < 1;
   const settled = !oneBatch && !filling && older > 0 && newer > 0 &&
     Math.abs(newer / older - 1) <= SETTLED_WITHIN;
-  const pace = filling
-    ? "; the queue was still filling (not every activity's fanout handled), " +
-      "so its consumer still shared its time with fanning out: the rate " +
-      "has not settled"
-    : settled
-    ? `; the rate has settled (${rate2(older)}/s, then ${rate2(newer)}/s ` +
-      "over the window's halves)"
-    : oneBatch
-    ? ""
-    : `; the rate has not settled (${rate2(older)}/s, then ` +
-      `${rate2(newer)}/s over the window's halves)`;
-  const basis = oneBatch
-    ? `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
-      `${seconds(nowSeconds)}, all in one burst of ${window.toFixed(1)} s ` +
-      `at its end; ${rate.toFixed(1)}/s within that burst stands for the ` +
-      `rate, as no second burst came to measure the rate between bursts; ` +
-      how
-    : `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
-      `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
-      `last ${seconds(window)} (${
-        start === filledAt
-          ? `since the queue filled, at ${seconds(filledAt)}`
-          : capped
-          ? "since the first delivery"
-          : wanted > nowSeconds / 2
-          ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
-          : "the recent half of the run"
-      })${pace}; ${how}`;
+  const how = restText(remaining, model, boundsText(low, high));
   return {
     ...(model != null
       ? {
@@ -354,8 +306,120 @@ export function estimateTotal(input: EstimateInput): TotalEstimate | null {
     halfRates: [round2(older), round2(newer)],
     filling,
     delivered,
-    basis,
+    basis: rateBasis(input, w, { rate, older, newer, settled, how }),
   };
+}
+
+/** The window {@link estimateTotal} measures a rate over. */
+interface RateWindow {
+  /** Deliveries so far. */
+  readonly delivered: number;
+  /** The longest gap between deliveries so far, the trailing wait included. */
+  readonly longestGap: number;
+  /** The length wanted: half the time so far, or twice the longest gap. */
+  readonly wanted: number;
+  /** When the queue filled, seconds; `-Infinity` when not known. */
+  readonly filledAt: number;
+  /** The window's start and length, seconds. */
+  readonly start: number;
+  readonly window: number;
+  /** Deliveries within it. */
+  readonly inWindow: number;
+}
+
+/**
+ * The window of {@link estimateTotal}, or `null` when there is no rate to go
+ * by: nothing delivered yet, everything delivered, or nothing delivered
+ * within the window.
+ */
+function rateWindow(
+  input: EstimateInput,
+  increases: readonly DeliveryPoint[],
+): RateWindow | null {
+  const { nowSeconds, expected } = input;
+  if (increases.length === 0) return null;
+  const delivered = increases[increases.length - 1][1];
+  if (expected - delivered <= 0) return null;
+  const first = increases[0][0];
+  let longestGap = nowSeconds - increases[increases.length - 1][0];
+  for (let i = 1; i < increases.length; i++) {
+    longestGap = Math.max(longestGap, increases[i][0] - increases[i - 1][0]);
+  }
+  const wanted = Math.max(nowSeconds / 2, 2 * longestGap);
+  const filledAt = input.filledAtSeconds ?? -Infinity;
+  const start = Math.max(first, nowSeconds - wanted, filledAt);
+  const window = nowSeconds - start;
+  if (window <= 0) return null;
+  const inWindow = delivered - deliveredAt(increases, start);
+  if (inWindow <= 0) return null;
+  return { delivered, longestGap, wanted, filledAt, start, window, inWindow };
+}
+
+/** How the rest was estimated, in words, with its bounds. */
+function restText(
+  remaining: number,
+  model: BacklogModel | null,
+  bounds: string,
+): string {
+  if (model == null) {
+    return `the remaining ${fmt(remaining)} at that rate, ${bounds}`;
+  }
+  const { a, c } = model;
+  return `the remaining ${fmt(remaining)} at a time per delivery that falls ` +
+    `with the backlog, as this queue's dequeue reads its whole backlog: ` +
+    `${ms(a * 1000)} plus ${
+      ms(c * 1000)
+    } per message still waiting (${model.source}), ${
+      ms((a + c * remaining) * 1000)
+    } a delivery now, ${bounds}`;
+}
+
+/** The basis of an estimate from its window's rate, in words. */
+function rateBasis(
+  input: EstimateInput,
+  w: RateWindow,
+  figures: {
+    readonly rate: number;
+    readonly older: number;
+    readonly newer: number;
+    readonly settled: boolean;
+    readonly how: string;
+  },
+): string {
+  const { nowSeconds, expected } = input;
+  const { delivered, start, window, wanted, filledAt, longestGap } = w;
+  const { rate, older, newer, settled, how } = figures;
+  const filling = input.filledAtSeconds === null;
+  const oneBatch = window < 1;
+  const capped = start > nowSeconds - wanted;
+  const pace = filling
+    ? "; the queue was still filling (not every activity's fanout handled), " +
+      "so its consumer still shared its time with fanning out: the rate " +
+      "has not settled"
+    : settled
+    ? `; the rate has settled (${rate2(older)}/s, then ${rate2(newer)}/s ` +
+      "over the window's halves)"
+    : oneBatch
+    ? ""
+    : `; the rate has not settled (${rate2(older)}/s, then ` +
+      `${rate2(newer)}/s over the window's halves)`;
+  return oneBatch
+    ? `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+      `${seconds(nowSeconds)}, all in one burst of ${window.toFixed(1)} s ` +
+      `at its end; ${rate.toFixed(1)}/s within that burst stands for the ` +
+      `rate, as no second burst came to measure the rate between bursts; ` +
+      how
+    : `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+      `${seconds(nowSeconds)}; ${rate.toFixed(rate < 10 ? 2 : 1)}/s over the ` +
+      `last ${seconds(window)} (${
+        start === filledAt
+          ? `since the queue filled, at ${seconds(filledAt)}`
+          : capped
+          ? "since the first delivery"
+          : wanted > nowSeconds / 2
+          ? `twice the longest gap between deliveries, ${seconds(longestGap)}`
+          : "the recent half of the run"
+      })${pace}; ${how}`;
 }
 
 /** When an estimate says a run reaches some count of deliveries. */
@@ -433,6 +497,30 @@ interface FillingContext {
 }
 
 /**
+ * The counts of a queue still filling, each a function of the time in
+ * seconds: fanout messages handled, deliveries, messages handed out (the
+ * two together), and the backlog (the fanout messages left, the outbox
+ * messages the handled ones enqueued, less the deliveries).
+ */
+function fillingCounts(
+  fanouts: FanoutProgress,
+  increases: readonly DeliveryPoint[],
+  nowSeconds: number,
+) {
+  const fanned = increasesOf(fanouts.points, nowSeconds);
+  const fannedAt = (t: number) => deliveredAt(fanned, t);
+  const deliveredBy = (t: number) => deliveredAt(increases, t);
+  const handedAt = (t: number) => deliveredBy(t) + fannedAt(t);
+  const backlogAt = (t: number) =>
+    Math.max(
+      0,
+      fanouts.total - fannedAt(t) + fanouts.perFanout * fannedAt(t) -
+        deliveredBy(t),
+    );
+  return { fannedAt, deliveredBy, handedAt, backlogAt };
+}
+
+/**
  * The estimate of a run whose dequeue reads its backlog while its queue
  * still fills: the queue hands out fanout messages and outbox messages from
  * one backlog, each at a + c × the messages waiting, so the window's
@@ -451,16 +539,11 @@ function estimateWhileFilling(
 ): TotalEstimate | null {
   const { input, fanouts, costMs, increases, start, longestGap } = context;
   const { nowSeconds, expected } = input;
-  const fanned = increasesOf(fanouts.points, nowSeconds);
-  const fannedAt = (t: number) => deliveredAt(fanned, t);
-  const deliveredBy = (t: number) => deliveredAt(increases, t);
-  const handedAt = (t: number) => deliveredBy(t) + fannedAt(t);
-  const backlogAt = (t: number) =>
-    Math.max(
-      0,
-      fanouts.total - fannedAt(t) + fanouts.perFanout * fannedAt(t) -
-        deliveredBy(t),
-    );
+  const { fannedAt, deliveredBy, handedAt, backlogAt } = fillingCounts(
+    fanouts,
+    increases,
+    nowSeconds,
+  );
   const window = nowSeconds - start;
   const handed = handedAt(nowSeconds) - handedAt(start);
   const fannedInWindow = fannedAt(nowSeconds) - fannedAt(start);
@@ -507,10 +590,84 @@ function estimateWhileFilling(
   const restSeconds = rest.fillSeconds + rest.drainSeconds;
   const inWindow = delivered - deliveredBy(start);
   const deliveredOlder = deliveredBy(middle) - deliveredBy(start);
-  const basis = `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
+  const basis = fillingBasis({
+    delivered,
+    expected,
+    nowSeconds,
+    total: fanouts.total,
+    left,
+    handed,
+    window,
+    share,
+    meanWaiting,
+    model,
+    settled,
+    older,
+    newer,
+    rest,
+  });
+  return {
+    backlog: {
+      msPerQueued: c * 1000,
+      fixedMs: a * 1000,
+      from: model.from,
+      measuredMsPerQueued: costMs,
+      halvesMsPerQueued: [sig3(older * 1000), sig3(newer * 1000)],
+    },
+    windowDeliveries: inWindow,
+    windowHanded: handed,
+    expected,
+    totalSeconds: round1(nowSeconds + restSeconds),
+    lowSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_LOW),
+    highSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_HIGH),
+    deliveriesPerSecond: Math.round(inWindow / window * 100) / 100,
+    windowSeconds: round1(window),
+    longestGapSeconds: round1(longestGap),
+    settled,
+    halfRates: [
+      round2(deliveredOlder / (window / 2)),
+      round2((inWindow - deliveredOlder) / (window / 2)),
+    ],
+    filling: true,
+    delivered,
+    basis,
+  };
+}
+
+/** What {@link fillingBasis} says: the figures of an estimate while filling. */
+interface FillingFigures {
+  readonly delivered: number;
+  readonly expected: number;
+  readonly nowSeconds: number;
+  /** Fanout messages in all, and those left. */
+  readonly total: number;
+  readonly left: number;
+  /** Messages handed out over the window, and the window's seconds. */
+  readonly handed: number;
+  readonly window: number;
+  /** The share of fanout messages among those handed out. */
+  readonly share: number;
+  /** Messages waiting on average as they were handed out. */
+  readonly meanWaiting: number;
+  readonly model: BacklogModel;
+  readonly settled: boolean;
+  /** The cost per message waiting over the window's halves, seconds. */
+  readonly older: number;
+  readonly newer: number;
+  readonly rest: FillRest;
+}
+
+/** The basis of an estimate made while a backlog queue still fills, in words. */
+function fillingBasis(f: FillingFigures): string {
+  const { delivered, expected, nowSeconds, left, handed, window, share } = f;
+  const { meanWaiting, model, settled, older, newer, rest } = f;
+  const { a, c } = model;
+  const remaining = expected - delivered;
+  const nearlyFilled = f.total - left >= FILLED_ENOUGH * f.total;
+  return `${fmt(delivered)} of ${fmt(expected)} delivered in ` +
     `${seconds(nowSeconds)}, while the queue still filled (${
-      fmt(fanouts.total - left)
-    } of ${fmt(fanouts.total)} fanout messages handled); the queue handed ` +
+      fmt(f.total - left)
+    } of ${fmt(f.total)} fanout messages handled); the queue handed ` +
     `out ${fmt(handed)} messages over the last ${seconds(window)}, ${
       percent(share)
     } of them fanout messages, ${ms(window / handed * 1000)} each with ` +
@@ -539,32 +696,6 @@ function estimateWhileFilling(
     } left draining, about ${seconds(rest.drainSeconds)}; ${
       boundsText(BACKLOG_REST_LOW, BACKLOG_REST_HIGH)
     }`;
-  return {
-    backlog: {
-      msPerQueued: c * 1000,
-      fixedMs: a * 1000,
-      from: model.from,
-      measuredMsPerQueued: costMs,
-      halvesMsPerQueued: [sig3(older * 1000), sig3(newer * 1000)],
-    },
-    windowDeliveries: inWindow,
-    windowHanded: handed,
-    expected,
-    totalSeconds: round1(nowSeconds + restSeconds),
-    lowSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_LOW),
-    highSeconds: round1(nowSeconds + restSeconds * BACKLOG_REST_HIGH),
-    deliveriesPerSecond: Math.round(inWindow / window * 100) / 100,
-    windowSeconds: round1(window),
-    longestGapSeconds: round1(longestGap),
-    settled,
-    halfRates: [
-      round2(deliveredOlder / (window / 2)),
-      round2((inWindow - deliveredOlder) / (window / 2)),
-    ],
-    filling: true,
-    delivered,
-    basis,
-  };
 }
 
 /**

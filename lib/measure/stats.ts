@@ -211,6 +211,78 @@ function outliers(runs: readonly RunResult[]): Outlier[] {
 }
 
 /**
+ * The records a configuration of several runs takes from its representative
+ * run, each only when that run has it, and its ordering with the
+ * violations counted as `count` counts (the median over the runs).
+ */
+function representativeRecords(
+  representative: RunResult,
+  runs: readonly RunResult[],
+  count: (pick: (run: RunResult) => number) => number,
+): Partial<ConfigurationResult> {
+  return {
+    // The steady-load records of the representative run (each run has its
+    // own in `runs`).
+    ...(representative.senders == null
+      ? {}
+      : { senders: representative.senders }),
+    ...(representative.callsPerSecond == null
+      ? {}
+      : { callsPerSecond: representative.callsPerSecond }),
+    ...(representative.load == null ? {} : { load: representative.load }),
+    ...(representative.idle == null ? {} : { idle: representative.idle }),
+    ...(representative.estimate == null
+      ? {}
+      : { estimate: representative.estimate }),
+    ...(representative.depth == null ? {} : { depth: representative.depth }),
+    ...(representative.delayed == null
+      ? {}
+      : { delayed: representative.delayed }),
+    ...(representative.maxRate == null
+      ? {}
+      : { maxRate: representative.maxRate }),
+    // The runtime the app ran on (every run of a configuration has the
+    // same), and the representative run's measure of its signing rate.
+    ...(representative.runtime == null
+      ? {}
+      : { runtime: representative.runtime }),
+    ...(representative.appSignRate == null
+      ? {}
+      : { appSignRate: representative.appSignRate }),
+    // Where the app ran, and what the delay proxies carried in the
+    // representative run (each run has its own in `runs`).
+    ...(representative.deployment == null
+      ? {}
+      : { deployment: representative.deployment }),
+    ...(representative.proxy == null ? {} : { proxy: representative.proxy }),
+    ...(representative.roundTripsPerDelivery == null
+      ? {}
+      : { roundTripsPerDelivery: representative.roundTripsPerDelivery }),
+    // The stages, the prediction and the limit of the representative run,
+    // which they were measured in.
+    ...(representative.stages == null ? {} : {
+      stages: representative.stages,
+      limitedBy: representative.limitedBy ?? null,
+      predictedDeliveriesPerSecond:
+        representative.predictedDeliveriesPerSecond ?? null,
+      ...(representative.prediction == null
+        ? {}
+        : { prediction: representative.prediction }),
+    }),
+    // Violations are a count like duplicates: the median over the runs (the
+    // worst run's when one failed); each run's own stays in `runs`.
+    ...(representative.ordering == null ? {} : {
+      ordering: {
+        ...representative.ordering,
+        violations: runs.some((run) => run.ordering?.violations == null)
+          ? null
+          : count((run) => run.ordering!.violations!),
+      },
+    }),
+  };
+}
+
+/**
  * Folds the runs of one configuration into its result.
  *
  * - `status` is the worst over the runs (failed > incomplete > skipped > ok);
@@ -293,64 +365,7 @@ export function aggregateRuns(
     serverCpuMsPerDelivery: timing("serverCpuMsPerDelivery"),
     implementation: representative.implementation ?? null,
     timeline: representative.timeline ?? null,
-    // The steady-load records of the representative run (each run has its
-    // own in `runs`).
-    ...(representative.senders == null
-      ? {}
-      : { senders: representative.senders }),
-    ...(representative.callsPerSecond == null
-      ? {}
-      : { callsPerSecond: representative.callsPerSecond }),
-    ...(representative.load == null ? {} : { load: representative.load }),
-    ...(representative.idle == null ? {} : { idle: representative.idle }),
-    ...(representative.estimate == null
-      ? {}
-      : { estimate: representative.estimate }),
-    ...(representative.depth == null ? {} : { depth: representative.depth }),
-    ...(representative.delayed == null
-      ? {}
-      : { delayed: representative.delayed }),
-    ...(representative.maxRate == null
-      ? {}
-      : { maxRate: representative.maxRate }),
-    // The runtime the app ran on (every run of a configuration has the
-    // same), and the representative run's measure of its signing rate.
-    ...(representative.runtime == null
-      ? {}
-      : { runtime: representative.runtime }),
-    ...(representative.appSignRate == null
-      ? {}
-      : { appSignRate: representative.appSignRate }),
-    // Where the app ran, and what the delay proxies carried in the
-    // representative run (each run has its own in `runs`).
-    ...(representative.deployment == null
-      ? {}
-      : { deployment: representative.deployment }),
-    ...(representative.proxy == null ? {} : { proxy: representative.proxy }),
-    ...(representative.roundTripsPerDelivery == null
-      ? {}
-      : { roundTripsPerDelivery: representative.roundTripsPerDelivery }),
-    // The stages, the prediction and the limit of the representative run,
-    // which they were measured in.
-    ...(representative.stages == null ? {} : {
-      stages: representative.stages,
-      limitedBy: representative.limitedBy ?? null,
-      predictedDeliveriesPerSecond:
-        representative.predictedDeliveriesPerSecond ?? null,
-      ...(representative.prediction == null
-        ? {}
-        : { prediction: representative.prediction }),
-    }),
-    // Violations are a count like duplicates: the median over the runs (the
-    // worst run's when one failed); each run's own stays in `runs`.
-    ...(representative.ordering == null ? {} : {
-      ordering: {
-        ...representative.ordering,
-        violations: runs.some((run) => run.ordering?.violations == null)
-          ? null
-          : count((run) => run.ordering!.violations!),
-      },
-    }),
+    ...representativeRecords(representative, runs, count),
     runs: [...runs],
     spread: spreads(runs),
     outliers: outliers(runs),

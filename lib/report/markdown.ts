@@ -3,8 +3,9 @@
  * original benchmark printed it, plus accounting, latency and CPU, each
  * median with its min–max over the runs) of the burst runs, the steady-load
  * sections (`load_tables.ts`), the machine and software the suite ran on, SVG
- * charts, and atomic writes of `latest.json`, `latest.md`,
- * `charts/*.svg` and the interactive `report.html` (`html/`).
+ * charts, and the files `latest.md`, `charts/*.svg` and the interactive
+ * `report.html` (`html/`) to write beside `latest.json` (`lib/cli/write.ts`
+ * writes them).
  *
  * @module
  */
@@ -13,9 +14,9 @@ import { depthSection } from "./depth_table.ts";
 import { delayedSection } from "./delayed_table.ts";
 import { stagesSection } from "./stages_table.ts";
 import { networkSection } from "./network.ts";
-import { join } from "node:path";
 import { NEAR_END } from "../params/mod.ts";
 import { type Chart, renderCharts } from "./charts/mod.ts";
+import type { ReportFiles } from "./files.ts";
 import { integer } from "./cells.ts";
 import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
@@ -286,48 +287,20 @@ export function loadSentence(load: LoadParams, recipients: number): string {
 }
 
 /**
- * Writes through a temporary file and a rename, so a failed write (disk
- * full) leaves the previous file whole, and removes the temporary file.
+ * The report of a results document beside its `latest.json`, file by file
+ * in the order to write them: `charts/*.svg`, then `latest.md` and
+ * `report.html` (the reports last, once their charts exist).  Each is
+ * rendered when it is asked for; `lib/cli/write.ts` writes them.
  */
-export async function writeAtomically(
-  path: string,
-  text: string,
-): Promise<void> {
-  const temp = `${path}.tmp-${Deno.pid}`;
-  try {
-    await Deno.writeTextFile(temp, text);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-}
-
-/**
- * Writes `latest.json`, `charts/*.svg`, `latest.md` and `report.html` into
- * `dir`, each file atomically (the reports last, once their charts exist).
- */
-export async function writeResults(
-  dir: string,
+export async function* resultsReportFiles(
   document: ResultsDocument,
-): Promise<void> {
-  await Deno.mkdir(join(dir, "charts"), { recursive: true });
-  await writeAtomically(
-    join(dir, "latest.json"),
-    JSON.stringify(document, null, 2) + "\n",
-  );
+): ReportFiles {
   const charts = await renderCharts(document);
   for (const chart of charts) {
-    await writeAtomically(join(dir, "charts", `${chart.name}.svg`), chart.svg);
+    yield { path: `charts/${chart.name}.svg`, text: chart.svg };
   }
-  await writeAtomically(
-    join(dir, "latest.md"),
-    renderMarkdown(document, charts),
-  );
-  await writeAtomically(
-    join(dir, REPORT_HTML),
-    await renderResultsHtml(document),
-  );
+  yield { path: "latest.md", text: renderMarkdown(document, charts) };
+  yield { path: REPORT_HTML, text: await renderResultsHtml(document) };
 }
 
 /** The legend's line on Fedify's log files, or nothing without any. */

@@ -52,7 +52,7 @@ export interface Chart {
  * `scaling`, `ordering`, `delayed-backlog`, `stages`, `load-latency`,
  * `backlog`, `idle-cpu`.
  * The same document always gives the same SVG text.  (The dequeue-cost
- * chart, `dequeue_cost.ts`, is drawn for its own document.)
+ * chart, `dequeue_cost_chart.ts`, is drawn for its own document.)
  */
 export async function renderCharts(
   document: ResultsDocument,

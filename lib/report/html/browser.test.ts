@@ -19,7 +19,7 @@ import { renderDequeueCostHtml, renderResultsHtml } from "./mod.ts";
 import { chartContext } from "../charts/context.ts";
 import { renderCharts } from "../charts/mod.ts";
 import { sendReceiveChart } from "../charts/send_receive.ts";
-import { renderDequeueCostChart } from "../dequeue_cost.ts";
+import { renderDequeueCostChart } from "../dequeue_cost_report.ts";
 import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
 import { readResultsDocument } from "../../results/read.ts";
 import type { ResultsDocument } from "../../results/types.ts";

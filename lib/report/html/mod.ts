@@ -15,7 +15,7 @@ import { inline, proseHtml } from "./markup.ts";
 import { type PageChart, renderPage } from "./page.ts";
 import { dequeueCostTable, resultsTable } from "./table.ts";
 import { type ChartSpec, chartSpecs } from "../charts/mod.ts";
-import { dequeueCostChart } from "../charts/dequeue_cost.ts";
+import { dequeueCostChart } from "../charts/dequeue_cost_chart.ts";
 import { renderEnvironment } from "../environment.ts";
 import { duration, integer } from "../cells.ts";
 import { rowNotes } from "../notes.ts";

@@ -9,7 +9,7 @@ import {
   type CrashEvidence,
   type QueueAnswer,
   UNKNOWN_CRASH_NOTES,
-} from "./advice.ts";
+} from "../analysis/mod.ts";
 
 function n(value: number, digits = 1): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });

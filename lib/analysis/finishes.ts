@@ -19,7 +19,7 @@ import {
   isBurst,
   simulateRow,
   timelinePoints,
-} from "./backtest.ts";
+} from "./estimator_backtest.ts";
 
 /** One estimate of a stopped row, against the finish's total. */
 export interface EstimateAgainstFinish {

@@ -10,8 +10,9 @@ import type { ConfigurationResult, MaxRateRecord } from "../results/types.ts";
 import { result } from "../testing/chart_fixtures.ts";
 import { doc } from "../testing/comparison_fixtures.ts";
 import { loadRecord, runDeno } from "../testing/mod.ts";
-import { advise, type Source } from "./advice.ts";
-import { renderAdvice } from "./advice_text.ts";
+import { advise } from "./advice.ts";
+import type { Source } from "./advice_crash.ts";
+import { renderAdvice } from "../report/capacity_plan.ts";
 
 function search(driver: string, activities: number | null, failed: number) {
   const maxRate: MaxRateRecord = {

@@ -2,14 +2,13 @@
  * The report of `deno task dequeue-cost`, named as in every results folder:
  * `latest.md` (the points, the fitted lines and the drain projections,
  * tables declared as columns), `charts/dequeue-cost.svg` (the chart,
- * `charts/dequeue_cost.ts`) and `report.html`, and the writes of those files
- * beside `latest.json`.
+ * `charts/dequeue_cost_chart.ts`) and `report.html`, as the files to write
+ * beside `latest.json` (`lib/cli/write.ts` writes them).
  *
  * @module
  */
-import { join } from "node:path";
 import { count, duration, integer, msFigure, type Unit } from "./cells.ts";
-import { dequeueCostChart } from "./charts/dequeue_cost.ts";
+import { dequeueCostChart } from "./charts/dequeue_cost_chart.ts";
 import { renderSpecs } from "./charts/mod.ts";
 import {
   type Column,
@@ -19,7 +18,7 @@ import {
   textColumn,
 } from "./columns.ts";
 import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
-import { writeAtomically } from "./markdown.ts";
+import type { ReportFiles } from "./files.ts";
 import { provenanceLines } from "./environment.ts";
 import { queueCodeLines } from "./implementation.ts";
 import type { Environment } from "../results/types.ts";
@@ -27,13 +26,9 @@ import {
   type CostFit,
   DEPTH_CALLS,
   type DepthCost,
-  DEQUEUE_COST_FILE,
   type DequeueCostDocument,
   type DequeueCostPoint,
 } from "../results/dequeue_cost.ts";
-
-/** Also here for the command that prints the points as they come. */
-export { msFigure };
 
 /** Seconds with one decimal. */
 const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });
@@ -212,45 +207,17 @@ export async function renderDequeueCostChart(
 export const DEQUEUE_COST_CHART = "charts/dequeue-cost.svg";
 
 /**
- * Writes `latest.md`, `report.html` and, when there is a time to draw,
- * `charts/dequeue-cost.svg` into `dir` from the document (nothing is
- * measured).
- * @returns The files written, relative to `dir`.
+ * The report of a dequeue-cost document beside its `latest.json`, file by
+ * file in the order to write them: `charts/dequeue-cost.svg` when there is
+ * a time to draw, then `latest.md` and `report.html` (nothing is
+ * measured).  Each is rendered when it is asked for; `lib/cli/write.ts`
+ * writes them.
  */
-export async function writeDequeueCostReport(
-  dir: string,
+export async function* dequeueCostReportFiles(
   document: DequeueCostDocument,
-): Promise<string[]> {
+): ReportFiles {
   const svg = await renderDequeueCostChart(document);
-  const written = [];
-  if (svg != null) {
-    await Deno.mkdir(join(dir, "charts"), { recursive: true });
-    await writeAtomically(join(dir, DEQUEUE_COST_CHART), svg);
-    written.push(DEQUEUE_COST_CHART);
-  }
-  await writeAtomically(
-    join(dir, "latest.md"),
-    renderDequeueCost(document, svg != null),
-  );
-  await writeAtomically(
-    join(dir, REPORT_HTML),
-    await renderDequeueCostHtml(document),
-  );
-  return ["latest.md", ...written, REPORT_HTML];
-}
-
-/**
- * Writes `latest.json`, then its Markdown, chart and HTML report, into
- * `dir` (created when missing), each file atomically.
- */
-export async function writeDequeueCost(
-  dir: string,
-  document: DequeueCostDocument,
-): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true });
-  await writeAtomically(
-    join(dir, DEQUEUE_COST_FILE),
-    JSON.stringify(document, null, 2) + "\n",
-  );
-  await writeDequeueCostReport(dir, document);
+  if (svg != null) yield { path: DEQUEUE_COST_CHART, text: svg };
+  yield { path: "latest.md", text: renderDequeueCost(document, svg != null) };
+  yield { path: REPORT_HTML, text: await renderDequeueCostHtml(document) };
 }

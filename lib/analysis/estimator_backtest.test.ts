@@ -7,6 +7,7 @@ import {
 } from "../testing/chart_fixtures.ts";
 import { REST_HIGH, REST_LOW } from "../measure/estimate.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
+import { builtinDrivers } from "../../drivers/mod.ts";
 import {
   backTest,
   checkBounds,
@@ -16,10 +17,11 @@ import {
   filledAtOf,
   overheadPerRow,
   projectionTest,
+  RECORDED_BACKLOG_DRIVERS,
   recordedFanouts,
   simulateRow,
   simulateSuite,
-} from "./backtest.ts";
+} from "./estimator_backtest.ts";
 
 Deno.test("a constant row back-tests exactly at every cut", () => {
   const row = steady("postgres", 100, 20_000);
@@ -291,4 +293,23 @@ Deno.test("a recorded row's fanout messages handled come from its queue depth an
     perFanout: 100,
   });
   assert.equal(recordedFanouts(row, undefined), undefined);
+});
+
+Deno.test({
+  name:
+    "the drivers the back-test takes as reading their backlog are the registry's that declare a dequeue cost, with their queue package",
+  // A driver that follows a Fedify tree (FEDIFY_SOURCE) declares what that
+  // tree's code does, not what the registry's packages do.
+  ignore: Deno.env.get("FEDIFY_SOURCE") != null,
+  fn() {
+    const declared = builtinDrivers
+      .filter((d) => d.dequeueMsPerQueued != null)
+      .map((d) => [d.name, d.queueSpecifier?.replace(/^@fedify\//, "")]);
+    assert.deepEqual(
+      declared,
+      [...RECORDED_BACKLOG_DRIVERS].map(([name, { queue }]) => [name, queue]),
+      "a built-in driver whose dequeue reads its backlog belongs in " +
+        "RECORDED_BACKLOG_DRIVERS (lib/analysis/estimator_backtest.ts)",
+    );
+  },
 });

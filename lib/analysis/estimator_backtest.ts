@@ -25,7 +25,7 @@ import type {
   ResultsDocument,
   RunResult,
 } from "../results/types.ts";
-import { judgedAt, type RunLimits, StopRule } from "./budget.ts";
+import { judgedAt, type RunLimits, StopRule } from "../run/budget.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {
   type BacklogQueue,
@@ -80,28 +80,48 @@ export function timelinePoints(run: RunResult): DeliveryPoint[] {
 export type RecordedPackages = Readonly<Record<string, string>>;
 
 /**
+ * The built-in drivers whose dequeue read its whole backlog, with the queue
+ * package they ran and the version a driver pinned, for files written
+ * before rows recorded their own `dequeueMsPerQueued`: what the drivers
+ * were when those files were written, kept as data.  The registry's
+ * `Driver.dequeueMsPerQueued` cannot stand in for it: it says what a driver
+ * does now (for one that follows `FEDIFY_SOURCE`, with this process's
+ * tree), and loading the registry loads every client package, more than
+ * `deno task backtest`'s read-only permission allows.  The ablations whose
+ * dequeue does not read its backlog (`redis-limit1`, `postgres-indexed`)
+ * are not listed.
+ */
+export const RECORDED_BACKLOG_DRIVERS: ReadonlyMap<
+  string,
+  { readonly queue: BacklogQueue; readonly version?: string }
+> = new Map([
+  ["redis", { queue: "redis" }],
+  ["redis-1.8.7", { queue: "redis", version: "1.8.7" }],
+  ["redis-rdb", { queue: "redis" }],
+  ["redis-aof", { queue: "redis" }],
+  ["postgres", { queue: "postgres" }],
+  ["postgres-1.8.7", { queue: "postgres", version: "1.8.7" }],
+]);
+
+/**
  * What a recorded row's dequeue cost per message waiting, ms, when it read
  * its whole backlog (`EstimateInput.dequeueMsPerQueued`): the row's own
  * `dequeueMsPerQueued`, or, in files written before that field, its
- * driver's and the version that ran (the row's `implementation`, else the
- * file's `packages`): Redis's queue in any persistence mode (not the
- * `redis-limit1` ablation), and PostgreSQL's at 1.8.7.
+ * driver's ({@link RECORDED_BACKLOG_DRIVERS}) at the version that ran (the
+ * driver's pinned one, else the row's `implementation`, else the file's
+ * `packages`): Redis's queue in any persistence mode, and PostgreSQL's at
+ * 1.8.7.
  */
 export function dequeueCostOf(
   row: RunResult & { readonly driver: string },
   packages: RecordedPackages = {},
 ): number | undefined {
   if (row.dequeueMsPerQueued != null) return row.dequeueMsPerQueued;
-  const queue: BacklogQueue | null =
-    ["redis", "redis-1.8.7", "redis-rdb", "redis-aof"].includes(row.driver)
-      ? "redis"
-      : ["postgres", "postgres-1.8.7"].includes(row.driver)
-      ? "postgres"
-      : null;
-  if (queue == null) return undefined;
-  const version = row.driver.endsWith("-1.8.7")
-    ? "1.8.7"
-    : row.implementation?.version ?? packages[`@fedify/${queue}`];
+  const recorded = RECORDED_BACKLOG_DRIVERS.get(row.driver);
+  if (recorded == null) return undefined;
+  const { queue } = recorded;
+  const version = recorded.version ?? row.implementation?.version ??
+    packages[`@fedify/${queue}`];
   return dequeueMsPerQueued(queue, version) ?? undefined;
 }
 

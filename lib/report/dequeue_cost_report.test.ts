@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { renderDequeueCost, renderDequeueCostChart } from "./dequeue_cost.ts";
-import { dequeueCostChart } from "./charts/dequeue_cost.ts";
+import {
+  renderDequeueCost,
+  renderDequeueCostChart,
+} from "./dequeue_cost_report.ts";
+import { dequeueCostChart } from "./charts/dequeue_cost_chart.ts";
 import { PALETTE } from "./charts/theme.ts";
 import {
   type DequeueCostDocument,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
 import { compareResults, type FigureChange } from "./comparison.ts";
 import { findRegressions } from "./regressions.ts";
-import { renderComparison, renderGate } from "./comparison_report.ts";
+import { renderComparison, renderGate } from "../report/changes_table.ts";
 import type { Calibration, Spread } from "../results/types.ts";
 import { calibration, config, doc } from "../testing/comparison_fixtures.ts";
 

@@ -3,7 +3,7 @@
  * deliveries per second a server needs at peak against each queue's
  * measured sustained rate, with its latency, crash losses and CPU, every
  * figure tied to the file it came from.  Pure: `lib/cli/advise.ts` reads
- * the files and prints {@link renderAdvice}.
+ * the files and prints `renderAdvice` (`lib/report/capacity_plan.ts`).
  *
  * Which file says what is read from the files' own parameters: the file
  * with the most max-rate searches gives capacity, and latency and CPU per
@@ -19,6 +19,7 @@ import {
   BASELINE_DRIVER,
   type ConfigurationResult,
   GENERATOR_DRIVER,
+  type MaxRateRecord,
   type ResultsDocument,
   type RuntimeName,
 } from "../results/types.ts";
@@ -27,13 +28,6 @@ import {
   type CrashEvidence,
   crashEvidence,
   type Source,
-} from "./advice_crash.ts";
-
-export type {
-  CrashEvidence,
-  CrashRun,
-  CutOff,
-  Source,
 } from "./advice_crash.ts";
 
 /** What the operator asks. */
@@ -336,6 +330,298 @@ function nearestKeptUp(
     )[0] ?? null;
 }
 
+/** What every queue's answer is read from: the files sorted by what they measured. */
+interface Evidence {
+  readonly question: Question;
+  /** Deliveries per second the question needs at peak. */
+  readonly needed: number;
+  /** The files of the question's runtime. */
+  readonly own: readonly Source[];
+  /** The file that measured the most queues: the comparison. */
+  readonly primary: Source | undefined;
+  /** The queues of the comparison. */
+  readonly drivers: readonly string[];
+  /** Queues only other files searched (ablations, settings), with their file. */
+  readonly variants: readonly { row: ConfigurationResult; source: Source }[];
+  readonly workerCrashes: readonly Source[];
+  readonly serverCrashes: readonly Source[];
+  /** Plain bursts of the question's runtime. */
+  readonly bursts: readonly Source[];
+}
+
+/** Sorts the sources into what each answer is read from. */
+function evidenceFor(
+  question: Question,
+  sources: readonly Source[],
+  runtime: RuntimeName,
+): Evidence {
+  // Rates, latency, CPU and idle cost are the runtime's own; what a crash
+  // loses is the queue's, measured with the app on whichever runtime.
+  const own = onRuntime(sources, runtime);
+  const steady = own.filter((s) =>
+    s.document.results.some((r) => r.maxRate != null)
+  );
+  // The file that measured the most queues is the comparison; queues only
+  // other files measured (ablations, settings) show as variants of theirs.
+  const primary =
+    [...steady].sort((a, b) => searched(b).length - searched(a).length)[0];
+  const drivers = primary == null
+    ? []
+    : [...new Set(searched(primary))].filter((d) => !NOT_QUEUES.has(d));
+  return {
+    question,
+    needed: question.followers * question.postsPerMinute / 60,
+    own,
+    primary,
+    drivers,
+    variants: steady.filter((s) => s !== primary).flatMap((s) =>
+      s.document.results
+        .filter((r) => r.maxRate != null && !drivers.includes(r.driver))
+        .map((r) => ({ row: r, source: s }))
+    ),
+    workerCrashes: sources.filter((s) =>
+      s.document.params.crash?.workerAt != null
+    ),
+    serverCrashes: sources.filter((s) =>
+      s.document.params.crash?.serverAt != null
+    ),
+    bursts: own.filter((s) => isPlainBurst(s.document)),
+  };
+}
+
+/**
+ * CPU per delivery of `driver`: at the kept-up rate nearest the question's
+ * in the comparison, else from a plain burst.
+ */
+function cpuFigures(
+  driver: string,
+  steadyCpu: { row: ConfigurationResult; deliveriesPerSecond: number } | null,
+  source: Source,
+  bursts: readonly Source[],
+): Sourced<CpuFigures> | null {
+  if (steadyCpu != null) {
+    return {
+      value: {
+        app: steadyCpu.row.cpuMsPerDelivery!,
+        server: steadyCpu.row.serverCpuMsPerDelivery ?? null,
+        basis: "steady",
+        deliveriesPerSecond: steadyCpu.deliveriesPerSecond,
+      },
+      source: source.path,
+    };
+  }
+  return bursts.flatMap((s) => {
+    const row = s.document.results.find((r) =>
+      r.id === driver && r.cpuMsPerDelivery != null
+    );
+    return row == null ? [] : [{
+      value: {
+        app: row.cpuMsPerDelivery!,
+        server: row.serverCpuMsPerDelivery ?? null,
+        basis: "burst" as const,
+        deliveriesPerSecond: null,
+      },
+      source: s.path,
+    }];
+  })[0] ?? null;
+}
+
+/** Whether a queue's capacity fits, and the notes on its capacity and latency. */
+function capacityNotes(
+  record: MaxRateRecord,
+  needed: number,
+): { fits: boolean; notes: string[] } {
+  const capacity = record.deliveriesPerSecond;
+  const notes: string[] = [];
+  let fits = true;
+  if (capacity == null) {
+    fits = false;
+    notes.push("kept up with none of the rates probed");
+  } else if (capacity < needed) {
+    fits = false;
+    notes.push(
+      `sustains ${round(capacity)} deliveries/s, below the ` +
+        `${round(needed)} needed`,
+    );
+  }
+  if (record.latencyBoundMet === false && record.p99AtCapacityMs != null) {
+    notes.push(
+      `p99 latency at that rate ${
+        round(record.p99AtCapacityMs / 1000)
+      } s, over the ${round(record.latencyBoundMs / 1000)} s bound`,
+    );
+  }
+  return { fits, notes };
+}
+
+/**
+ * With `--durable`: whether no crash lost a message, and the notes on what
+ * the crashes lost or that they were not measured.
+ */
+function durabilityNotes(
+  worker: CrashEvidence | null,
+  ownServer: CrashEvidence | null,
+  search: ConfigurationResult,
+): { fits: boolean; notes: string[] } {
+  const notes: string[] = [];
+  let fits = true;
+  for (
+    const [evidence, what] of [
+      [worker, "a worker crashed"],
+      [ownServer, "its server crashed"],
+    ] as const
+  ) {
+    if (evidence?.lost != null && evidence.lost.max > 0) {
+      fits = false;
+      notes.push(`lost ${lossText(evidence, `when ${what}`)}`);
+    }
+  }
+  if (worker == null) notes.push(NOT_MEASURED.worker);
+  else if (worker.lost == null) notes.push(CUT_OFF.worker);
+  if (ownServer == null) {
+    notes.push(
+      search.server == null ? NOT_MEASURED.noServer : NOT_MEASURED.server,
+    );
+  } else if (ownServer.lost == null) notes.push(CUT_OFF.server);
+  return { fits, notes };
+}
+
+/** The notes on a queue's variants: their capacity and their server crashes. */
+function variantNotes(
+  driver: string,
+  variants: Evidence["variants"],
+  serverVariants: readonly CrashEvidence[],
+): string[] {
+  const notes: string[] = [];
+  for (const { row, source: where } of variants) {
+    if (!row.driver.startsWith(`${driver}-`)) continue;
+    const rate = row.maxRate!.deliveriesPerSecond;
+    notes.push(
+      `variant ${row.driver}: sustains ${
+        rate == null
+          ? "none of the rates probed"
+          : `${round(rate)} deliveries/s`
+      } (${where.path})`,
+    );
+  }
+  for (const variant of serverVariants) {
+    notes.push(
+      `variant ${variant.id}: a server crash ${
+        variant.lost == null
+          ? "cut every run off before redelivery"
+          : `lost ${
+            lossText(variant, `and duplicated ${range(variant.duplicates!)}`)
+          }`
+      }`,
+    );
+  }
+  return notes;
+}
+
+/** One queue of the comparison, answered from the evidence. */
+function answerFor(driver: string, evidence: Evidence): QueueAnswer {
+  const { question, needed, drivers } = evidence;
+  const source = evidence.primary!;
+  const rows = source.document.results;
+  const recipients = source.document.params.recipients;
+  const search = rows.find((r) => r.driver === driver && r.maxRate != null)!;
+  const capacity = search.maxRate!.deliveriesPerSecond;
+  const kept = (has: (row: ConfigurationResult) => boolean) =>
+    nearestKeptUp(rows, driver, recipients, needed, has);
+  const nearest = kept((r) => r.latencyMs != null);
+  const worker =
+    crashEvidence(evidence.workerCrashes, (r) => r.id === driver)[0] ?? null;
+  const ownOrVariant = (r: ConfigurationResult) =>
+    r.parallelism === 1 && (r.driver === driver ||
+      r.driver.startsWith(`${driver}-`) && !drivers.includes(r.driver));
+  const servers = crashEvidence(evidence.serverCrashes, ownOrVariant);
+  const ownServer = servers.find((e) => e.id === driver) ?? null;
+  const serverVariants = servers.filter((e) => e !== ownServer);
+  const cpu = cpuFigures(
+    driver,
+    kept((r) => r.cpuMsPerDelivery != null),
+    source,
+    evidence.bursts,
+  );
+  const idle = sumIdle(
+    rows.find((r) => r.driver === driver && r.idle != null),
+  );
+  const sized = capacityNotes(search.maxRate!, needed);
+  const durable = question.durable
+    ? durabilityNotes(worker, ownServer, search)
+    : { fits: true, notes: [] };
+  return {
+    driver,
+    fits: sized.fits && durable.fits,
+    notes: [
+      ...sized.notes,
+      ...durable.notes,
+      ...variantNotes(driver, evidence.variants, serverVariants),
+    ],
+    capacity: { value: capacity, source: source.path },
+    failedAt: search.maxRate!.lowestFailedRate == null
+      ? null
+      : search.maxRate!.lowestFailedRate * recipients,
+    headroom: capacity == null ? null : capacity / needed,
+    latency: nearest == null ? null : {
+      value: {
+        p99Ms: nearest.row.latencyMs!.p99,
+        deliveriesPerSecond: nearest.deliveriesPerSecond,
+      },
+      source: source.path,
+    },
+    workerCrash: worker,
+    serverCrash: ownServer,
+    queueServer: { value: search.server?.name ?? null, source: source.path },
+    serverCrashVariants: serverVariants,
+    cpuMsPerDelivery: cpu,
+    idleCpuPercent: idle == null ? null : { value: idle, source: source.path },
+    deployed: deployedRuns(evidence.own, driver, question),
+  };
+}
+
+/**
+ * Sorts answers best first: those that fit, then the fewest unknown crash
+ * losses, the lowest p99 latency, the highest capacity.
+ */
+function rankAnswers(answers: QueueAnswer[]): void {
+  const unknowns = (a: QueueAnswer) =>
+    a.notes.filter((n) => UNKNOWN_CRASH_NOTES.has(n)).length;
+  answers.sort((a, b) =>
+    Number(b.fits) - Number(a.fits) || unknowns(a) - unknowns(b) ||
+    (a.latency?.value.p99Ms ?? Infinity) -
+      (b.latency?.value.p99Ms ?? Infinity) ||
+    (b.capacity.value ?? 0) - (a.capacity.value ?? 0)
+  );
+}
+
+/**
+ * The highest rate any queue of the comparison or a variant of one
+ * sustained, with its file; `undefined` when none sustained any.
+ */
+function bestMeasured(
+  answers: readonly QueueAnswer[],
+  evidence: Evidence,
+): { driver: string; rate: number | null; source: string } | undefined {
+  // Variants count for the highest rate measured: a setting is a queue too.
+  return [
+    ...answers.map((a) => ({
+      driver: a.driver,
+      rate: a.capacity.value,
+      source: a.capacity.source,
+    })),
+    ...evidence.variants
+      .filter(({ row }) =>
+        evidence.drivers.some((d) => row.driver.startsWith(`${d}-`))
+      )
+      .map(({ row, source }) => ({
+        driver: row.driver,
+        rate: row.maxRate!.deliveriesPerSecond,
+        source: source.path,
+      })),
+  ].filter((m) => m.rate != null).sort((a, b) => b.rate! - a.rate!)[0];
+}
+
 /**
  * Answers the question from the sources.
  * @param question What the operator asks.
@@ -345,199 +631,12 @@ export function advise(
   question: Question,
   sources: readonly Source[],
 ): Advice {
-  const needed = question.followers * question.postsPerMinute / 60;
   const runtime = question.runtime ?? "deno";
-  // Rates, latency, CPU and idle cost are the runtime's own; what a crash
-  // loses is the queue's, measured with the app on whichever runtime.
-  const own = onRuntime(sources, runtime);
-  const steady = own.filter((s) =>
-    s.document.results.some((r) => r.maxRate != null)
-  );
-  const workerCrashes = sources.filter((s) =>
-    s.document.params.crash?.workerAt != null
-  );
-  const serverCrashes = sources.filter((s) =>
-    s.document.params.crash?.serverAt != null
-  );
-  const bursts = own.filter((s) => isPlainBurst(s.document));
-  // The file that measured the most queues is the comparison; queues only
-  // other files measured (ablations, settings) show as variants of theirs.
-  const primary =
-    [...steady].sort((a, b) => searched(b).length - searched(a).length)[0];
-  const drivers = primary == null
-    ? []
-    : [...new Set(searched(primary))].filter((d) => !NOT_QUEUES.has(d));
-  const variants = steady.filter((s) => s !== primary).flatMap((s) =>
-    s.document.results
-      .filter((r) => r.maxRate != null && !drivers.includes(r.driver))
-      .map((r) => ({ row: r, source: s }))
-  );
-  const answers = drivers.map((driver): QueueAnswer => {
-    const source = primary!;
-    const rows = source.document.results;
-    const recipients = source.document.params.recipients;
-    const search = rows.find((r) => r.driver === driver && r.maxRate != null)!;
-    const capacity = search.maxRate!.deliveriesPerSecond;
-    const nearest = nearestKeptUp(
-      rows,
-      driver,
-      recipients,
-      needed,
-      (r) => r.latencyMs != null,
-    );
-    const worker = crashEvidence(workerCrashes, (r) => r.id === driver)[0] ??
-      null;
-    const ownOrVariant = (r: ConfigurationResult) =>
-      r.parallelism === 1 && (r.driver === driver ||
-        r.driver.startsWith(`${driver}-`) && !drivers.includes(r.driver));
-    const servers = crashEvidence(serverCrashes, ownOrVariant);
-    const ownServer = servers.find((e) => e.id === driver) ?? null;
-    const steadyCpu = nearestKeptUp(
-      rows,
-      driver,
-      recipients,
-      needed,
-      (r) => r.cpuMsPerDelivery != null,
-    );
-    const cpu: Sourced<CpuFigures> | null = steadyCpu != null
-      ? {
-        value: {
-          app: steadyCpu.row.cpuMsPerDelivery!,
-          server: steadyCpu.row.serverCpuMsPerDelivery ?? null,
-          basis: "steady",
-          deliveriesPerSecond: steadyCpu.deliveriesPerSecond,
-        },
-        source: source.path,
-      }
-      : bursts.flatMap((s) => {
-        const row = s.document.results.find((r) =>
-          r.id === driver && r.cpuMsPerDelivery != null
-        );
-        return row == null ? [] : [{
-          value: {
-            app: row.cpuMsPerDelivery!,
-            server: row.serverCpuMsPerDelivery ?? null,
-            basis: "burst" as const,
-            deliveriesPerSecond: null,
-          },
-          source: s.path,
-        }];
-      })[0] ?? null;
-    const idle = sumIdle(
-      rows.find((r) => r.driver === driver && r.idle != null),
-    );
-    const notes: string[] = [];
-    let fits = true;
-    if (capacity == null) {
-      fits = false;
-      notes.push("kept up with none of the rates probed");
-    } else if (capacity < needed) {
-      fits = false;
-      notes.push(
-        `sustains ${round(capacity)} deliveries/s, below the ` +
-          `${round(needed)} needed`,
-      );
-    }
-    const record = search.maxRate!;
-    if (record.latencyBoundMet === false && record.p99AtCapacityMs != null) {
-      notes.push(
-        `p99 latency at that rate ${
-          round(record.p99AtCapacityMs / 1000)
-        } s, over the ${round(record.latencyBoundMs / 1000)} s bound`,
-      );
-    }
-    if (question.durable) {
-      for (
-        const [evidence, what] of [
-          [worker, "a worker crashed"],
-          [ownServer, "its server crashed"],
-        ] as const
-      ) {
-        if (evidence?.lost != null && evidence.lost.max > 0) {
-          fits = false;
-          notes.push(`lost ${lossText(evidence, `when ${what}`)}`);
-        }
-      }
-      if (worker == null) notes.push(NOT_MEASURED.worker);
-      else if (worker.lost == null) notes.push(CUT_OFF.worker);
-      if (ownServer == null) {
-        notes.push(
-          search.server == null ? NOT_MEASURED.noServer : NOT_MEASURED.server,
-        );
-      } else if (ownServer.lost == null) notes.push(CUT_OFF.server);
-    }
-    for (const { row, source: where } of variants) {
-      if (!row.driver.startsWith(`${driver}-`)) continue;
-      const rate = row.maxRate!.deliveriesPerSecond;
-      notes.push(
-        `variant ${row.driver}: sustains ${
-          rate == null
-            ? "none of the rates probed"
-            : `${round(rate)} deliveries/s`
-        } (${where.path})`,
-      );
-    }
-    for (const variant of servers.filter((e) => e !== ownServer)) {
-      notes.push(
-        `variant ${variant.id}: a server crash ${
-          variant.lost == null
-            ? "cut every run off before redelivery"
-            : `lost ${
-              lossText(variant, `and duplicated ${range(variant.duplicates!)}`)
-            }`
-        }`,
-      );
-    }
-    return {
-      driver,
-      fits,
-      notes,
-      capacity: { value: capacity, source: source.path },
-      failedAt: search.maxRate!.lowestFailedRate == null
-        ? null
-        : search.maxRate!.lowestFailedRate * recipients,
-      headroom: capacity == null ? null : capacity / needed,
-      latency: nearest == null ? null : {
-        value: {
-          p99Ms: nearest.row.latencyMs!.p99,
-          deliveriesPerSecond: nearest.deliveriesPerSecond,
-        },
-        source: source.path,
-      },
-      workerCrash: worker,
-      serverCrash: ownServer,
-      queueServer: { value: search.server?.name ?? null, source: source.path },
-      serverCrashVariants: servers.filter((e) => e !== ownServer),
-      cpuMsPerDelivery: cpu,
-      idleCpuPercent: idle == null
-        ? null
-        : { value: idle, source: source.path },
-      deployed: deployedRuns(own, driver, question),
-    };
-  });
-  const unknowns = (a: QueueAnswer) =>
-    a.notes.filter((n) => UNKNOWN_CRASH_NOTES.has(n)).length;
-  answers.sort((a, b) =>
-    Number(b.fits) - Number(a.fits) || unknowns(a) - unknowns(b) ||
-    (a.latency?.value.p99Ms ?? Infinity) -
-      (b.latency?.value.p99Ms ?? Infinity) ||
-    (b.capacity.value ?? 0) - (a.capacity.value ?? 0)
-  );
-  // Variants count for the highest rate measured: a setting is a queue too.
-  const best = [
-    ...answers.map((a) => ({
-      driver: a.driver,
-      rate: a.capacity.value,
-      source: a.capacity.source,
-    })),
-    ...variants
-      .filter(({ row }) => drivers.some((d) => row.driver.startsWith(`${d}-`)))
-      .map(({ row, source }) => ({
-        driver: row.driver,
-        rate: row.maxRate!.deliveriesPerSecond,
-        source: source.path,
-      })),
-  ].filter((m) => m.rate != null).sort((a, b) => b.rate! - a.rate!)[0];
+  const evidence = evidenceFor(question, sources, runtime);
+  const { needed, primary, drivers } = evidence;
+  const answers = drivers.map((driver) => answerFor(driver, evidence));
+  rankAnswers(answers);
+  const best = bestMeasured(answers, evidence);
   const covered = best != null && best.rate! >= needed;
   return {
     question,
@@ -551,7 +650,7 @@ export function advise(
       ? null
       : measureCommand(question, drivers),
     crashRuntimes: crashRuntimes(answers, sources, runtime),
-    deployment: deploymentCoverage(own, question),
+    deployment: deploymentCoverage(evidence.own, question),
     measuredRecipients: primary == null ? null : {
       value: primary.document.params.recipients,
       source: primary.path,

@@ -6,8 +6,8 @@
  * machine's speed, see `calibrate.ts`) differ beyond their noise, each
  * figure is also normalised to the old file's machine speed, and a verdict
  * needs the raw and normalised figures to agree.  {@link findRegressions}
- * is the CI gate's rule.  `comparison_report.ts` renders it; `compare.ts`
- * is the command line.
+ * is the CI gate's rule.  `lib/report/changes_table.ts` renders it;
+ * `lib/cli/compare.ts` is the command line.
  *
  * @module
  */

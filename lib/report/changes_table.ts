@@ -20,8 +20,8 @@ import {
   type FigureChange,
   type FigureRange,
   MIN_RUNS,
-} from "./comparison.ts";
-import type { Regression } from "./regressions.ts";
+  type Regression,
+} from "../analysis/mod.ts";
 
 /**
  * The gate's verdict for people: which configurations fail it, or that none
