@@ -24,7 +24,7 @@ import { builtinDrivers, findDriver } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
 import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
-import type { Progress } from "./lib/run/runner.ts";
+import type { Progress } from "./lib/run/watch.ts";
 import { runSuite } from "./lib/run/suite.ts";
 import { writeResults } from "./lib/report/markdown.ts";
 import { join } from "node:path";
@@ -98,7 +98,7 @@ export type {
   Timeline,
   Workload,
 } from "./lib/results/types.ts";
-export type { Progress } from "./lib/run/runner.ts";
+export type { Progress } from "./lib/run/watch.ts";
 export type {
   MessageQueue,
   MessageQueueDepth,

@@ -35,7 +35,6 @@ import {
   type SendCall,
   type SendLog,
 } from "./send_loops.ts";
-import type { FanoutMode } from "../results/types.ts";
 import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
 import { objectStep } from "../../fake_inbox/order.ts";
 import { makeStepActivity, noteId } from "./ordered.ts";
@@ -43,11 +42,6 @@ import { StopGuard } from "../system/stop_guard.ts";
 import type { SenderSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 import { appRuntime } from "../runtime/mod.ts";
-
-/** Fedify's fanout option (defined with the results types). */
-export type { FanoutMode };
-
-export type { SenderSpec };
 
 async function main(spec: SenderSpec): Promise<void> {
   const stop = control();

@@ -9,7 +9,7 @@ import {
   BENCH,
   type BenchValues,
   envNames,
-  groupDefaults,
+  INSTANT_INBOX,
   parseCommand,
   recordParams,
   renderHelp,
@@ -19,9 +19,7 @@ import type {
   LoadParams,
   SuiteParams,
 } from "../results/types.ts";
-
 import { UsageError } from "../params/mod.ts";
-export { SCENARIOS, UsageError } from "../params/mod.ts";
 
 /** Everything the CLI was asked to do. */
 export interface CliOptions extends BenchValues {
@@ -45,9 +43,6 @@ export function paramsOf(values: BenchValues): SuiteParams {
   return recordParams(BENCH, values) as unknown as SuiteParams;
 }
 
-/** The record of an inbox that answers 202 at once to everything. */
-const INSTANT = groupDefaults(BENCH, "inbox") as unknown as InboxProfile;
-
 /**
  * Parses the arguments and environment.
  * @param args Command-line arguments (without the program name).
@@ -70,7 +65,7 @@ export function parseCli(
   return {
     ...values,
     warnings,
-    inbox: params.inbox ?? INSTANT,
+    inbox: params.inbox ?? INSTANT_INBOX,
     ...(params.load == null ? {} : { load: params.load }),
     params,
   };

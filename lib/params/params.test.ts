@@ -16,6 +16,8 @@ import {
   count,
   DEQUEUE_COST,
   FRESH_CHECK,
+  groupDefaults,
+  INSTANT_INBOX,
   measurementDifferences,
   type ParamSpec,
   parseCommand,
@@ -353,4 +355,11 @@ Deno.test("a flag that checks nothing without another says which one it needs", 
   ) {
     assert.deepEqual(parseCommand(BENCH, args, {}).warnings, [], String(args));
   }
+});
+
+Deno.test("the inbox parameters' defaults are the instant inbox, in its order", () => {
+  assert.equal(
+    JSON.stringify(groupDefaults(BENCH, "inbox")),
+    JSON.stringify(INSTANT_INBOX),
+  );
 });

@@ -80,9 +80,6 @@ function bindingLimit(
     : { seconds: timeoutSeconds, stoppedBy: "time limit", name: "time limit" };
 }
 
-/** Also here for the modules that import it with the stop rule. */
-export { NEAR_END };
-
 /**
  * What holds a suite's burst rows to their time, in words, as the bench
  * says it before the first row: the time limit, or the budget when one is

@@ -49,12 +49,11 @@ import type { RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { gatherDepth } from "./depth_outcome.ts";
 import { deadRecipients } from "../../fake_inbox/dead.ts";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import { RunProcesses } from "./processes.ts";
 import { RunDeployment } from "./deployment.ts";
 import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
 
-export type { Progress } from "./watch.ts";
 import type { Configuration } from "./configurations.ts";
 
 /** How often the runner asks the inbox for its counters. */

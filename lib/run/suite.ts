@@ -18,7 +18,7 @@ import {
 import { planRounds, randomSeed } from "./order.ts";
 import { readCommitReading } from "../measure/provenance.ts";
 import { collectEnvironment } from "../measure/environment.ts";
-import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
+import { DEFAULT_LOG_LEVEL } from "../params/mod.ts";
 import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import { limitsNote } from "./budget.ts";
@@ -34,7 +34,8 @@ import {
   SCHEMA_VERSION,
   type SuiteParams,
 } from "../results/types.ts";
-import { type Progress, runOnce } from "./runner.ts";
+import { runOnce } from "./runner.ts";
+import type { Progress } from "./watch.ts";
 import { deploymentRecord } from "./deployment.ts";
 import {
   type Configuration,
