@@ -10,9 +10,9 @@ import {
   fastestEnd,
   limitsNote,
   MIN_OBSERVED_SECONDS,
-  NEAR_END,
   StopRule,
 } from "./budget.ts";
+import { NEAR_END } from "../params/mod.ts";
 
 /** The estimate of a run at a constant `rate` after `now` seconds. */
 function at(now: number, rate: number, expected: number): TotalEstimate {
