@@ -81,6 +81,7 @@ export type {
   ProcessRecord,
   ProxyRecord,
   ProxyTraffic,
+  RateSpread,
   RestartRecord,
   ResultsDocument,
   RoundTripsRecord,

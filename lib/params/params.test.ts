@@ -106,7 +106,7 @@ const schema = JSON.parse(
 /** The schema node at a dotted path of the results' params, or undefined. */
 function schemaAt(path: string): unknown {
   // deno-lint-ignore no-explicit-any
-  let node: any = schema.definitions.params;
+  let node: any = schema.definitions.SuiteParams;
   for (const key of path.split(".")) {
     while (node?.$ref != null) {
       node = schema.definitions[node.$ref.split("/").pop()];
@@ -127,7 +127,7 @@ Deno.test("the results' schema declares every recorded parameter", () => {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema(schema, "results");
-  const validate = ajv.getSchema("results#/definitions/params")!;
+  const validate = ajv.getSchema("results#/definitions/SuiteParams")!;
   const cases = [
     [],
     ...Object.keys(SCENARIOS).map((name) => ["--scenario", name]),
