@@ -46,7 +46,7 @@ import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
 import { orderingKeyOf, orderingRecord } from "./ordering.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
-import type { RunLimits } from "./budget.ts";
+import { resolvedBudget, type RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { gatherDepth } from "./depth_outcome.ts";
 import { deadRecipients } from "../../fake_inbox/dead.ts";
@@ -522,7 +522,7 @@ class Run {
     if (load != null) return undefined;
     if (params.crash != null || this.#expected === 0) return undefined;
     return {
-      budgetSeconds: params.untilDone ? null : params.budgetSeconds ?? null,
+      budgetSeconds: resolvedBudget(params),
       timeoutSeconds: this.#timeoutSeconds,
       ...(params.earlyStop === false ? { earlyStop: false } : {}),
     };
