@@ -20,6 +20,9 @@ import type {
   SuiteParams,
 } from "../results/types.ts";
 import { UsageError } from "../params/mod.ts";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import RESULTS_SCHEMA from "../../results/schema.json" with { type: "json" };
 
 /** Everything the CLI was asked to do. */
 export interface CliOptions extends BenchValues {
@@ -38,9 +41,34 @@ export const DEFAULTS: BenchValues = Object.fromEntries(
   BENCH.params.map((spec) => [spec.name, spec.default]),
 ) as BenchValues;
 
-/** The suite parameters (the results' record) for bench values. */
+let isSuiteParams: ValidateFunction<SuiteParams> | undefined;
+
+/**
+ * The suite parameters (the results' record) for bench values: the table's
+ * record, checked against `SuiteParams` as results/schema.json (written from
+ * that type) describes it.
+ * @throws {Error} When the table records what the type does not allow.
+ */
 export function paramsOf(values: BenchValues): SuiteParams {
-  return recordParams(BENCH, values) as unknown as SuiteParams;
+  const record = recordParams(BENCH, values);
+  if (isSuiteParams == null) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.addSchema(RESULTS_SCHEMA, "results");
+    isSuiteParams = ajv.compile<SuiteParams>({
+      $ref: "results#/definitions/SuiteParams",
+    });
+  }
+  if (!isSuiteParams(record)) {
+    throw new Error(
+      "the parameter table (lib/params/bench/) records params that " +
+        `SuiteParams does not allow: ${
+          JSON.stringify(isSuiteParams.errors)
+        }; make the table's record paths and SuiteParams agree, then run ` +
+        "deno task schema",
+    );
+  }
+  return record;
 }
 
 /**
