@@ -11,25 +11,20 @@ import {
   type Selection,
 } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
-import {
-  ENV_NAMES,
-  HELP,
-  parseCli,
-  SCENARIOS,
-  suiteParams,
-  UsageError,
-} from "./lib/cli/params.ts";
+import { ENV_NAMES, HELP, parseCli, suiteParams } from "./lib/cli/params.ts";
 import {
   DEFAULT_RUN_MINUTES,
   DEFAULT_RUN_SIMULATED,
   DEFAULT_TIMEOUT_SECONDS,
+  SCENARIOS,
+  UsageError,
 } from "./lib/params/mod.ts";
 import { renderTable } from "./lib/report/markdown.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
 import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
-import type { Progress } from "./lib/run/runner.ts";
+import type { Progress } from "./lib/run/watch.ts";
 import { ServiceManager, sweepStaleNamespaces } from "./lib/services/mod.ts";
 import { driverAvailability } from "./lib/run/configurations.ts";
 import { runSuite, sameMeasurement } from "./lib/run/suite.ts";

@@ -24,7 +24,8 @@ import { builtinDrivers, findDriver } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
 import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
 import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
-import type { Progress } from "./lib/run/runner.ts";
+import type { BenchValues } from "./lib/params/mod.ts";
+import type { Progress } from "./lib/run/watch.ts";
 import { runSuite } from "./lib/run/suite.ts";
 import { writeResults } from "./lib/cli/write.ts";
 import { join } from "node:path";
@@ -81,6 +82,7 @@ export type {
   ProcessRecord,
   ProxyRecord,
   ProxyTraffic,
+  RateSpread,
   RestartRecord,
   ResultsDocument,
   RoundTripsRecord,
@@ -98,7 +100,7 @@ export type {
   Timeline,
   Workload,
 } from "./lib/results/types.ts";
-export type { Progress } from "./lib/run/runner.ts";
+export type { Progress } from "./lib/run/watch.ts";
 export type {
   MessageQueue,
   MessageQueueDepth,
@@ -206,6 +208,20 @@ export interface BenchmarkOptions {
    */
   readonly calibrate?: boolean;
 }
+
+/**
+ * Options whose every member named like a bench parameter has that
+ * parameter's type (the table in lib/params/bench/): `deno check` fails on
+ * {@link BenchmarkOptions} when the table's type of one of them changes.
+ */
+type TypedLikeTheTable<
+  T extends {
+    readonly [K in keyof T & keyof BenchValues]?: BenchValues[K];
+  },
+> = T;
+type _BenchmarkOptionsAgree = TypedLikeTheTable<
+  Omit<BenchmarkOptions, "drivers">
+>;
 
 /**
  * Runs a benchmark suite and returns its results.  Starts and stops every

@@ -3,7 +3,7 @@
  * the server on its own port that fails and counts every request.
  */
 import assert from "node:assert/strict";
-import { INSTANT_INBOX } from "./behaviour.ts";
+import { INSTANT_INBOX } from "../lib/params/mod.ts";
 import { DEAD_STATUS, deadRecipients } from "./dead.ts";
 import { activityId } from "./ledger.ts";
 import { type InboxStats, serveInbox } from "./server.ts";

@@ -17,12 +17,8 @@ import type { CryptographicKey, Multikey } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
 import { control, emit, now, readSpec } from "../lib/ipc/child_io.ts";
 import { sleep } from "../lib/system/sleep.ts";
-import {
-  Behaviour,
-  type InboxProfile,
-  INSTANT_INBOX,
-  needsDrops,
-} from "./behaviour.ts";
+import { Behaviour, type InboxProfile, needsDrops } from "./behaviour.ts";
+import { INSTANT_INBOX } from "../lib/params/mod.ts";
 import { DeliveryLedger, type Expectation } from "./ledger.ts";
 import { OrderLedger } from "./order.ts";
 import { DeadInboxes, deadRecipients, serveDeadInboxes } from "./dead.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import { countLog, FileLogSink } from "./fedify_log.ts";
 import { renderTable } from "../report/markdown.ts";
 import { runSuite } from "../run/suite.ts";

@@ -18,10 +18,8 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { inspect } from "node:util";
 import { configure, type LogLevel, type LogRecord } from "@logtape/logtape";
 
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../params/bench/mod.ts";
+import { LOG_LEVELS } from "../params/mod.ts";
 import { appRuntime } from "../runtime/mod.ts";
-
-export { DEFAULT_LOG_LEVEL, LOG_LEVELS };
 
 /** What a child process needs to write Fedify's log. */
 export interface LogSpec {

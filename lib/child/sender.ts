@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { Federation } from "@fedify/fedify";
 import { control, emit, now, readSpec } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import {
@@ -20,6 +21,7 @@ import {
   makeActivity,
   makeRecipients,
   SENDER,
+  type SenderKeys,
 } from "./federation.ts";
 import { sendDirect } from "./direct.ts";
 import { configureFedifyLog } from "./fedify_log.ts";
@@ -35,7 +37,6 @@ import {
   type SendCall,
   type SendLog,
 } from "./send_loops.ts";
-import type { FanoutMode } from "../results/types.ts";
 import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
 import { objectStep } from "../../fake_inbox/order.ts";
 import { makeStepActivity, noteId } from "./ordered.ts";
@@ -43,11 +44,6 @@ import { StopGuard } from "../system/stop_guard.ts";
 import type { SenderSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 import { appRuntime } from "../runtime/mod.ts";
-
-/** Fedify's fanout option (defined with the results types). */
-export type { FanoutMode };
-
-export type { SenderSpec };
 
 async function main(spec: SenderSpec): Promise<void> {
   const stop = control();
@@ -95,8 +91,34 @@ async function main(spec: SenderSpec): Promise<void> {
     () => !spec.consumeOnly && !spec.idle,
     () => false,
   );
+  if (go) await sendAll(spec, { federation, origin, keys }, stop.signal);
+  await stop.done;
+  await guard.stop(consuming, async () => {
+    await server.shutdown();
+    await opened.close();
+  });
+}
 
-  const ctx = federation.createContext(new URL(origin), undefined);
+/** The sender app as {@link sendAll} sends from it. */
+interface SenderApp {
+  readonly federation: Federation<void>;
+  /** Where its actor lives, e.g. `http://127.0.0.1:8000`. */
+  readonly origin: string;
+  readonly keys: SenderKeys;
+}
+
+/**
+ * Sends every activity as the spec says (directly, on a schedule, or from
+ * closed loops), saying `started`, `progress` about once a second, and
+ * `sent` with the timings unless stopped.
+ */
+async function sendAll(
+  spec: SenderSpec,
+  app: SenderApp,
+  signal: AbortSignal,
+): Promise<void> {
+  const { origin } = app;
+  const ctx = app.federation.createContext(new URL(origin), undefined);
   const actor = ctx.getActorUri(SENDER);
   const audience = {
     inboxOrigin: spec.inboxOrigin,
@@ -108,7 +130,7 @@ async function main(spec: SenderSpec): Promise<void> {
   );
   let lastProgress = now();
   const sendStart = now();
-  if (go) emit({ type: "started", sendStart });
+  emit({ type: "started", sendStart });
   const onReturn = (returned: number) => {
     const at = now();
     if (at - lastProgress < 1000) return;
@@ -131,59 +153,48 @@ async function main(spec: SenderSpec): Promise<void> {
         ...(orderingKey == null ? {} : { orderingKey }),
       });
   }, steps);
-  let log: SendLog = {
-    callStarts: [],
-    callMs: [],
-    errors: 0,
-    firstError: null,
-  };
-  if (go && spec.direct != null) {
+  let log: SendLog;
+  if (spec.direct != null) {
     const direct = await sendDirect({
-      keys,
+      keys: app.keys,
       actor,
       total: spec.total,
       activity: build,
       recipients,
       concurrency: spec.direct.concurrency,
-      signal: stop.signal,
+      signal,
     });
     log = { ...direct };
-  } else if (go && spec.schedule != null) {
+  } else if (spec.schedule != null) {
     log = await openLoop({
       send,
       schedule: arrivalSchedule(spec.schedule),
       startMs: sendStart,
-      signal: stop.signal,
+      signal,
       onReturn,
     });
-  } else if (go) {
+  } else {
     log = await closedLoops({
       send,
       total: spec.total,
       loops: spec.senders ?? 1,
-      signal: stop.signal,
+      signal,
       onReturn,
     });
   }
   const sendEnd = now();
-  if (go && !stop.signal.aborted) {
-    const sent: SentMessage = {
-      type: "sent",
-      sendStart,
-      sendEnd,
-      callStarts: log.callStarts,
-      callMs: log.callMs,
-      ...(log.dueAt == null ? {} : { dueAt: log.dueAt }),
-      sendErrors: log.errors,
-      firstError: log.firstError,
-    };
-    emit(sent);
-  }
-  await stop.done;
-  await guard.stop(consuming, async () => {
-    await server.shutdown();
-    await opened.close();
-  });
+  if (signal.aborted) return;
+  const sent: SentMessage = {
+    type: "sent",
+    sendStart,
+    sendEnd,
+    callStarts: log.callStarts,
+    callMs: log.callMs,
+    ...(log.dueAt == null ? {} : { dueAt: log.dueAt }),
+    sendErrors: log.errors,
+    firstError: log.firstError,
+  };
+  emit(sent);
 }
 
 if (import.meta.main) {

@@ -19,8 +19,6 @@ import type { WorkerSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 import { appRuntime } from "../runtime/mod.ts";
 
-export type { WorkerSpec };
-
 async function main(spec: WorkerSpec): Promise<void> {
   const stop = control();
   if (spec.log != null) await configureFedifyLog(spec.log, "worker");

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { DEFAULTS, parseCli, suiteParams, UsageError } from "./params.ts";
+import { DEFAULTS, parseCli, suiteParams } from "./params.ts";
+import { UsageError } from "../params/mod.ts";
 
 Deno.test("parseCli: defaults, env and flags", () => {
   const d = parseCli([], {});

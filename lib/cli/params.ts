@@ -9,7 +9,7 @@ import {
   BENCH,
   type BenchValues,
   envNames,
-  groupDefaults,
+  INSTANT_INBOX,
   parseCommand,
   recordParams,
   renderHelp,
@@ -19,9 +19,10 @@ import type {
   LoadParams,
   SuiteParams,
 } from "../results/types.ts";
-
 import { UsageError } from "../params/mod.ts";
-export { SCENARIOS, UsageError } from "../params/mod.ts";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import RESULTS_SCHEMA from "../../results/schema.json" with { type: "json" };
 
 /** Everything the CLI was asked to do. */
 export interface CliOptions extends BenchValues {
@@ -40,13 +41,35 @@ export const DEFAULTS: BenchValues = Object.fromEntries(
   BENCH.params.map((spec) => [spec.name, spec.default]),
 ) as BenchValues;
 
-/** The suite parameters (the results' record) for bench values. */
-export function paramsOf(values: BenchValues): SuiteParams {
-  return recordParams(BENCH, values) as unknown as SuiteParams;
-}
+let isSuiteParams: ValidateFunction<SuiteParams> | undefined;
 
-/** The record of an inbox that answers 202 at once to everything. */
-const INSTANT = groupDefaults(BENCH, "inbox") as unknown as InboxProfile;
+/**
+ * The suite parameters (the results' record) for bench values: the table's
+ * record, checked against `SuiteParams` as results/schema.json (written from
+ * that type) describes it.
+ * @throws {Error} When the table records what the type does not allow.
+ */
+export function paramsOf(values: BenchValues): SuiteParams {
+  const record = recordParams(BENCH, values);
+  if (isSuiteParams == null) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.addSchema(RESULTS_SCHEMA, "results");
+    isSuiteParams = ajv.compile<SuiteParams>({
+      $ref: "results#/definitions/SuiteParams",
+    });
+  }
+  if (!isSuiteParams(record)) {
+    throw new Error(
+      "the parameter table (lib/params/bench/) records params that " +
+        `SuiteParams does not allow: ${
+          JSON.stringify(isSuiteParams.errors)
+        }; make the table's record paths and SuiteParams agree, then run ` +
+        "deno task schema",
+    );
+  }
+  return record;
+}
 
 /**
  * Parses the arguments and environment.
@@ -70,7 +93,7 @@ export function parseCli(
   return {
     ...values,
     warnings,
-    inbox: params.inbox ?? INSTANT,
+    inbox: params.inbox ?? INSTANT_INBOX,
     ...(params.load == null ? {} : { load: params.load }),
     params,
   };

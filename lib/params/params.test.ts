@@ -16,6 +16,8 @@ import {
   count,
   DEQUEUE_COST,
   FRESH_CHECK,
+  groupDefaults,
+  INSTANT_INBOX,
   measurementDifferences,
   type ParamSpec,
   parseCommand,
@@ -104,7 +106,7 @@ const schema = JSON.parse(
 /** The schema node at a dotted path of the results' params, or undefined. */
 function schemaAt(path: string): unknown {
   // deno-lint-ignore no-explicit-any
-  let node: any = schema.definitions.params;
+  let node: any = schema.definitions.SuiteParams;
   for (const key of path.split(".")) {
     while (node?.$ref != null) {
       node = schema.definitions[node.$ref.split("/").pop()];
@@ -125,7 +127,7 @@ Deno.test("the results' schema declares every recorded parameter", () => {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   ajv.addSchema(schema, "results");
-  const validate = ajv.getSchema("results#/definitions/params")!;
+  const validate = ajv.getSchema("results#/definitions/SuiteParams")!;
   const cases = [
     [],
     ...Object.keys(SCENARIOS).map((name) => ["--scenario", name]),
@@ -353,4 +355,11 @@ Deno.test("a flag that checks nothing without another says which one it needs", 
   ) {
     assert.deepEqual(parseCommand(BENCH, args, {}).warnings, [], String(args));
   }
+});
+
+Deno.test("the inbox parameters' defaults are the instant inbox, in its order", () => {
+  assert.equal(
+    JSON.stringify(groupDefaults(BENCH, "inbox")),
+    JSON.stringify(INSTANT_INBOX),
+  );
 });

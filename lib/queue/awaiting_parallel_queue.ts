@@ -16,12 +16,6 @@ import { sleep } from "../system/sleep.ts";
 import { enqueueAll, orderingKey } from "./parallel_parts.ts";
 import { PromptParallelMessageQueue } from "./prompt_parallel_queue.ts";
 
-// The results record which wrapper ran, so the type is theirs; re-exported
-// beside the wrappers it names.
-export type { ParallelImpl };
-
-export { PARALLEL_IMPLS } from "../params/bench/mod.ts";
-
 /**
  * Whether each parallel wrapper keeps the order the wrapped queue keeps for
  * an `orderingKey`, and why, for the ordering results.

@@ -159,7 +159,8 @@ export function readCalibration(environment: unknown): Calibration | null {
       : null;
   const positive = (v: unknown) =>
     typeof v === "number" && Number.isFinite(v) && v > 0;
-  const point = (v: unknown): boolean => {
+  // What a comparison reads of a point: each rate and its spread, above 0.
+  const point = (v: unknown): v is CalibrationPoint => {
     const p = record(v);
     const spread = record(p?.spread);
     return p != null && spread != null &&
@@ -172,10 +173,7 @@ export function readCalibration(environment: unknown): Calibration | null {
   const calibration = record(record(environment)?.calibration);
   if (calibration == null || !point(calibration.start)) return null;
   if (calibration.end != null && !point(calibration.end)) return null;
-  return {
-    start: calibration.start as unknown as CalibrationPoint,
-    end: (calibration.end ?? null) as CalibrationPoint | null,
-  };
+  return { start: calibration.start, end: calibration.end ?? null };
 }
 
 /** The rates a row's calibration is compared on across a suite. */

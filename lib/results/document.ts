@@ -78,10 +78,14 @@ export interface SuiteParams {
   /** Stall window, in seconds. */
   readonly stallTimeoutSeconds: number;
   /**
-   * Per-row budget in seconds (`--budget`): a run still delivering when it
-   * is reached, or sure not to finish within it, is stopped and reported
-   * `incomplete` with an estimate.  Absent when no budget was given: each
-   * row then runs to its end or {@link timeoutSeconds}.
+   * Per-row budget in seconds as asked (`--budget`): a run still delivering
+   * when it is reached, or sure not to finish within it, is stopped and
+   * reported `incomplete` with an estimate.  Absent when no budget was
+   * given: each row then runs to its end or {@link timeoutSeconds}.  What a
+   * row was held to is resolved from it and {@link untilDone}, which lifts
+   * it (`resolvedBudget` in lib/run/budget.ts).  In files of runs that
+   * budgeted each row by the `none` row's time, it is the budget resolved
+   * from {@link budgetOfNone} or {@link budgetFallback}.
    */
   readonly budgetSeconds?: number;
   /**

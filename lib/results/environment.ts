@@ -144,10 +144,21 @@ export interface CalibrationPoint {
   readonly loopbackRequestsPerSecond: number;
   /** Min and max of each rate over the slices. */
   readonly spread: {
-    readonly rsaSignsPerSecond: Spread;
-    readonly rsaSignsPerSecondAllCores?: Spread;
-    readonly loopbackRequestsPerSecond: Spread;
+    readonly rsaSignsPerSecond: RateSpread;
+    readonly rsaSignsPerSecondAllCores?: RateSpread;
+    readonly loopbackRequestsPerSecond: RateSpread;
   };
+}
+
+/**
+ * Smallest and largest of a calibration rate over its slices: a
+ * {@link Spread} whose ends are rates, so above 0.
+ */
+export interface RateSpread {
+  /** Smallest. */
+  readonly min: number;
+  /** Largest. */
+  readonly max: number;
 }
 
 /** The machine's speed at the start and the end of a suite. */

@@ -42,6 +42,15 @@ export function validateResultsDocument(
   value: unknown,
   source: string,
 ): ResultsDocument {
+  assertResultsShape(value, source);
+  return value;
+}
+
+/** What {@link validateResultsDocument} checks, as an assertion. */
+function assertResultsShape(
+  value: unknown,
+  source: string,
+): asserts value is ResultsDocument {
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === "object" && v != null && !Array.isArray(v);
   if (!isObject(value)) {
@@ -71,7 +80,6 @@ export function validateResultsDocument(
       );
     }
   }
-  return value as unknown as ResultsDocument;
 }
 
 /**

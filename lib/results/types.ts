@@ -89,6 +89,7 @@ export {
   type Environment,
   GIT_NOT_FOUND,
   NOT_A_GIT_CHECKOUT,
+  type RateSpread,
   UNKNOWN,
 } from "./environment.ts";
 export {

@@ -10,9 +10,10 @@ import {
   fastestEnd,
   limitsNote,
   MIN_OBSERVED_SECONDS,
-  NEAR_END,
+  resolvedBudget,
   StopRule,
 } from "./budget.ts";
+import { NEAR_END } from "../params/mod.ts";
 
 /** The estimate of a run at a constant `rate` after `now` seconds. */
 function at(now: number, rate: number, expected: number): TotalEstimate {
@@ -336,4 +337,11 @@ Deno.test("a backlog queue still filling is judged over the messages it handed o
   // Without the fanout messages, 120 deliveries are too few to judge by.
   const { windowHanded: _, ...deliveriesOnly } = filling;
   assert.equal(new StopRule(limits).decide(200, deliveriesOnly), null);
+});
+
+Deno.test("resolvedBudget: --until-done lifts --budget; none without one", () => {
+  assert.equal(resolvedBudget({ budgetSeconds: 30 }), 30);
+  assert.equal(resolvedBudget({ budgetSeconds: 30, untilDone: true }), null);
+  assert.equal(resolvedBudget({ untilDone: false }), null);
+  assert.equal(resolvedBudget({}), null);
 });

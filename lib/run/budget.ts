@@ -43,9 +43,28 @@ function leastWindow(expected: number): number {
   );
 }
 
+/** What was asked of a row's time: `--budget` and `--until-done`. */
+export interface AskedBudget {
+  /** `--budget S`: absent when not given. */
+  readonly budgetSeconds?: number;
+  /** `--until-done`: no budget even where one was given. */
+  readonly untilDone?: boolean;
+}
+
+/**
+ * The budget a row is held to, resolved from what was asked: the one place
+ * `--until-done` lifts `--budget`; `null` for none.
+ */
+export function resolvedBudget(asked: AskedBudget): number | null {
+  return asked.untilDone === true ? null : asked.budgetSeconds ?? null;
+}
+
 /** The limits one run is held to. */
 export interface RunLimits {
-  /** The per-row budget in seconds; `null` with `--until-done`. */
+  /**
+   * The per-row budget in seconds, resolved ({@link resolvedBudget});
+   * `null` with `--until-done` or without `--budget`.
+   */
   readonly budgetSeconds: number | null;
   /** The time limit in seconds. */
   readonly timeoutSeconds: number;
@@ -80,26 +99,22 @@ function bindingLimit(
     : { seconds: timeoutSeconds, stoppedBy: "time limit", name: "time limit" };
 }
 
-/** Also here for the modules that import it with the stop rule. */
-export { NEAR_END };
-
 /**
  * What holds a suite's burst rows to their time, in words, as the bench
  * says it before the first row: the time limit, or the budget when one is
  * given (and not lifted by `--until-done`).
  */
 export function limitsNote(
-  params: {
+  params: AskedBudget & {
     readonly timeoutSeconds: number;
-    readonly budgetSeconds?: number;
-    readonly untilDone?: boolean;
     readonly earlyStop?: boolean;
   },
 ): string {
   const limit = `${params.timeoutSeconds.toLocaleString("en-US")} s`;
   const early = params.earlyStop !== false;
-  if (params.budgetSeconds != null && params.untilDone !== true) {
-    return `budget ${params.budgetSeconds} s a row (--budget): a row still ` +
+  const budget = resolvedBudget(params);
+  if (budget != null) {
+    return `budget ${budget} s a row (--budget): a row still ` +
       `delivering then` +
       (early
         ? `, or sure by its measured rate not to finish within ` +

@@ -10,7 +10,7 @@ import { inProcessDriver } from "../../drivers/in_process.ts";
 import { loadDrivers } from "../../drivers/mod.ts";
 import { runSuite } from "./suite.ts";
 import { assertExactAccounting, smallSuiteParams } from "../testing/runs.ts";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 
 const known = new URL("../testing/depth_drivers.ts", import.meta.url).href;
 

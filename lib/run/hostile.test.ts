@@ -6,10 +6,8 @@
 import assert from "node:assert/strict";
 import type { Driver } from "../../drivers/driver.ts";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
-import {
-  type InboxProfile,
-  INSTANT_INBOX,
-} from "../../fake_inbox/behaviour.ts";
+import type { InboxProfile } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
 import { runSuite } from "./suite.ts";
 import {

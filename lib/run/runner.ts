@@ -25,6 +25,7 @@ import type { LogSpec } from "../child/fedify_log.ts";
 import { now } from "../ipc/child_io.ts";
 import type { SentMessage } from "../ipc/messages.ts";
 import type { QueueSpec } from "../child/queue.ts";
+import type { SenderSpec } from "../child/specs.ts";
 import type {
   EstimateRecord,
   IdleRecord,
@@ -45,16 +46,20 @@ import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
 import { orderingKeyOf, orderingRecord } from "./ordering.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
-import type { RunLimits } from "./budget.ts";
+import { resolvedBudget, type RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";
 import { gatherDepth } from "./depth_outcome.ts";
 import { deadRecipients } from "../../fake_inbox/dead.ts";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import { RunProcesses } from "./processes.ts";
 import { RunDeployment } from "./deployment.ts";
-import { type Progress, ProgressWatch, stallReason } from "./watch.ts";
+import {
+  type Progress,
+  ProgressWatch,
+  stallReason,
+  type Verdict,
+} from "./watch.ts";
 
-export type { Progress } from "./watch.ts";
 import type { Configuration } from "./configurations.ts";
 
 /** How often the runner asks the inbox for its counters. */
@@ -234,29 +239,13 @@ class Run {
    * takes the first readings and tells the sender to go.
    */
   async #start(tempDir: string): Promise<InboxClient> {
-    const { driver, parallelism } = this.#configuration;
+    const { driver } = this.#configuration;
     const context = this.#context;
     const { params } = context;
     const runId = newRunId();
     const deployment = this.#deployment;
     await deployment.start(this.#workers);
-    let serviceUrl: string | undefined;
-    if (driver.service != null) {
-      const acquired = await context.services.acquire(
-        driver.service,
-        context.signal,
-      );
-      await deployment.pinServer(driver.service, acquired);
-      // Through the delay proxies with --queue-rtt.
-      serviceUrl = deployment.route(acquired.url);
-      this.#server = {
-        name: driver.service.name,
-        version: acquired.version,
-        startedByBench: acquired.startedByBench,
-        origin: acquired.origin,
-      };
-      if (acquired.pid != null) this.#processes.measureServer(acquired.pid);
-    }
+    const serviceUrl = await this.#acquireServer();
     this.#prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
     const inbox = await this.#processes.startInbox({
       runId,
@@ -268,10 +257,58 @@ class Run {
     this.#inbox = inbox;
     // Each role's connections through its own proxy with --queue-rtt.
     const configs = deployment.configs(this.#prepared?.config ?? null);
-    const queue: QueueSpec = {
+    const queue = this.#queueSpec(configs.sender);
+    const sender = this.#senderSpec(runId, queue, inbox);
+    await this.#processes.startApp({
+      launcher: deployment.appLauncher(context.launcher),
+      workerLauncher: (index) =>
+        deployment.workerLauncher(context.launcher, index),
+      workers: this.#workers,
+      worker: { queue: { ...queue, config: configs.worker }, log: context.log },
+      sender,
+    });
+    // The process that consumes the queue opened it first; it says which
+    // implementation the driver's specifier resolved to.
+    this.#implementation = this.#processes.implementation();
+    this.#runtime = this.#processes.runtime();
+    this.#checkRuntime();
+    // Every process is ready: measure from here.
+    this.#processes.startMeasuring();
+    deployment.startWindow();
+    await this.#processes.go();
+    return inbox;
+  }
+
+  /**
+   * The driver's queue server, acquired and pinned, its process measured;
+   * its URL as the app reaches it (through the delay proxies with
+   * `--queue-rtt`), or `undefined` for a driver without a server.
+   */
+  async #acquireServer(): Promise<string | undefined> {
+    const { driver } = this.#configuration;
+    if (driver.service == null) return undefined;
+    const acquired = await this.#context.services.acquire(
+      driver.service,
+      this.#context.signal,
+    );
+    await this.#deployment.pinServer(driver.service, acquired);
+    this.#server = {
+      name: driver.service.name,
+      version: acquired.version,
+      startedByBench: acquired.startedByBench,
+      origin: acquired.origin,
+    };
+    if (acquired.pid != null) this.#processes.measureServer(acquired.pid);
+    return this.#deployment.route(acquired.url);
+  }
+
+  /** The queue the app's processes open, with the sender's configuration. */
+  #queueSpec(config: QueueSpec["config"]): QueueSpec {
+    const { driver, parallelism } = this.#configuration;
+    return {
       driver: driver.name,
-      driverModules: context.driverModules,
-      config: configs.sender,
+      driverModules: this.#context.driverModules,
+      config,
       parallelism,
       parallelImpl: this.#configuration.parallelImpl,
       // The counting wrapper only where something reads its log: a queue
@@ -285,49 +322,51 @@ class Run {
         : {}),
       ...(this.#timeStages() ? { stages: true } : {}),
     };
-    // With --worker-hosts the workers post to the inboxes through
-    // forwarders their hosts reach; the URLs are in the sender's messages.
-    const inboxOrigin = deployment.inboxOrigin(inbox.origin);
-    await this.#processes.startApp({
-      launcher: deployment.appLauncher(context.launcher),
-      workerLauncher: (index) =>
-        deployment.workerLauncher(context.launcher, index),
-      workers: this.#workers,
-      worker: { queue: { ...queue, config: configs.worker }, log: context.log },
-      sender: {
-        runId,
-        total: this.#total,
-        recipients: params.recipients,
-        inboxOrigin,
-        queue,
-        consume: this.#workers === 0,
-        fanout: this.#configuration.fanout ?? params.fanout,
-        workload: params.workload,
-        orderingKey: orderingKeyOf(this.#configuration, params),
-        rsaBits: this.#configuration.rsaBits ?? params.rsaBits,
-        direct: this.#configuration.direct
-          ? { concurrency: parallelism }
-          : undefined,
-        log: context.log,
-        ...(inbox.deadOrigin == null ? {} : {
-          deadInboxes: {
-            origin: deployment.inboxOrigin(inbox.deadOrigin),
-            recipients: this.#deadRecipients,
-          },
-        }),
-        schedule: context.load?.kind === "rate" ? context.load : undefined,
-        senders: context.load?.kind === "senders"
-          ? context.load.senders
-          : undefined,
-        discard: this.#configuration.generator,
-        idle: context.load?.kind === "idle",
-      },
-    });
-    // The process that consumes the queue opened it first; it says which
-    // implementation the driver's specifier resolved to.
-    this.#implementation = this.#processes.implementation();
-    this.#runtime = this.#processes.runtime();
-    const asked = context.launcher?.runtime;
+  }
+
+  /** What the sender is told: what to send, where, and how. */
+  #senderSpec(
+    runId: string,
+    queue: QueueSpec,
+    inbox: InboxClient,
+  ): SenderSpec {
+    const context = this.#context;
+    const { params, load } = context;
+    const configuration = this.#configuration;
+    const deployment = this.#deployment;
+    return {
+      runId,
+      total: this.#total,
+      recipients: params.recipients,
+      // With --worker-hosts the workers post to the inboxes through
+      // forwarders their hosts reach; the URLs are in the sender's messages.
+      inboxOrigin: deployment.inboxOrigin(inbox.origin),
+      queue,
+      consume: this.#workers === 0,
+      fanout: configuration.fanout ?? params.fanout,
+      workload: params.workload,
+      orderingKey: orderingKeyOf(configuration, params),
+      rsaBits: configuration.rsaBits ?? params.rsaBits,
+      direct: configuration.direct
+        ? { concurrency: configuration.parallelism }
+        : undefined,
+      log: context.log,
+      ...(inbox.deadOrigin == null ? {} : {
+        deadInboxes: {
+          origin: deployment.inboxOrigin(inbox.deadOrigin),
+          recipients: this.#deadRecipients,
+        },
+      }),
+      schedule: load?.kind === "rate" ? load : undefined,
+      senders: load?.kind === "senders" ? load.senders : undefined,
+      discard: configuration.generator,
+      idle: load?.kind === "idle",
+    };
+  }
+
+  /** Throws when the sender runs on another runtime than the one asked. */
+  #checkRuntime(): void {
+    const asked = this.#context.launcher?.runtime;
     if (
       asked != null && this.#runtime != null &&
       (asked.name !== this.#runtime.name ||
@@ -338,18 +377,11 @@ class Run {
           `sender runs on ${this.#runtime.name} ${this.#runtime.version}`,
       );
     }
-    // Every process is ready: measure from here.
-    this.#processes.startMeasuring();
-    deployment.startWindow();
-    await this.#processes.go();
-    return inbox;
   }
 
   /** Polls until the run is done, stalled or out of time. */
   async #wait(inbox: InboxClient): Promise<RunResult> {
     const context = this.#context;
-    const { params } = context;
-    const sender = this.#processes.sender;
     const watch = new ProgressWatch({
       id: context.id,
       run: context.run?.index ?? 1,
@@ -366,89 +398,118 @@ class Run {
       fansOut: this.#fansOut(),
     });
     this.#watch = watch;
-    let stageBatches = 0;
+    const seen = { stageBatches: 0 };
     while (true) {
       await sleep(POLL_MS, context.signal);
-      // The queue's own work counts as progress: a worker that is still
-      // fanning out (Deno KV's worker in another process, which sees what
-      // it enqueued only at its next poll) has not stalled.
-      const batches = this.#processes.stageBatches();
-      if (batches > stageBatches) {
-        stageBatches = batches;
-        watch.touch(performance.now());
-      }
-      const exited = this.#processes.unexpectedExit();
-      if (exited != null) {
-        await this.#crashes.recover(exited, this.#stats, this.#sent);
-        watch.touch(performance.now());
-      }
-      const error = sender.latest("error");
-      if (error != null) throw new Error(`sender: ${error.message}`);
-      const stats = await inbox.stats();
-      this.#stats = stats;
-      this.#sent ??= sender.latest("sent");
-      // Crash tests strike once sending is over and a share has arrived.
-      if (await this.#crashes.strike(stats, this.#sent)) {
-        watch.touch(performance.now());
-      }
-      const verdict = watch.observe({
-        nowMs: performance.now(),
-        stats,
-        sent: this.#sent != null
-          ? this.#total
-          : sender.latest("progress")?.sent ?? 0,
-        sendDone: this.#sent != null,
-        fanoutsHandled: this.#processes.fanoutsHandled(),
-        outboxHandlerMs: this.#processes.outboxHandlerMs(),
-      });
+      const { verdict, stats } = await this.#poll(inbox, watch, seen);
       if (verdict === "done") break;
-      if (verdict === "stalled") {
-        const { driver } = this.#configuration;
-        return await this.#incomplete(stallReason({
-          stallSeconds: this.#stallSeconds,
-          missing: this.#expected - stats.delivered - stats.goneDeliveries,
-          crashes: this.#crashes.crashes,
-          driver: driver.name,
-          volatile: driver.volatile,
-        }));
-      }
-      if (verdict === "stopped") {
-        const stop = watch.stop!;
-        const estimate = stop.estimate;
-        return await this.#incomplete(
-          stop.reason,
-          estimate == null ? undefined : {
-            totalSeconds: estimate.totalSeconds,
-            lowSeconds: estimate.lowSeconds,
-            highSeconds: estimate.highSeconds,
-            deliveriesPerSecond: estimate.deliveriesPerSecond,
-            settled: estimate.settled,
-            halfRates: estimate.halfRates,
-            stoppedBy: stop.stoppedBy,
-            basis: estimate.basis,
-          },
-        );
-      }
-      if (verdict === "timed out") {
-        const load = context.load;
-        if (
-          load?.kind === "rate" && this.#timeoutSeconds < params.timeoutSeconds
-        ) {
-          const missing = this.#expected - stats.delivered -
-            stats.goneDeliveries;
-          return await this.#incomplete(
-            `fell behind: ${missing} of ${this.#expected} deliveries had ` +
-              `not arrived ${load.drainSeconds} s after the arrival window ` +
-              "closed",
-          );
-        }
-        return await this.#incomplete(
-          `timed out after ${this.#timeoutSeconds} s`,
-        );
-      }
+      const ended = await this.#ended(verdict, stats, watch);
+      if (ended != null) return ended;
     }
     await this.#collect();
     return this.#result({ status: "ok" });
+  }
+
+  /**
+   * One poll: progress of the queue's own work, crashes to recover or to
+   * strike, the inbox's counts, and the watch's verdict on them.
+   */
+  async #poll(
+    inbox: InboxClient,
+    watch: ProgressWatch,
+    seen: { stageBatches: number },
+  ): Promise<{ verdict: Verdict; stats: InboxStats }> {
+    const sender = this.#processes.sender;
+    // The queue's own work counts as progress: a worker that is still
+    // fanning out (Deno KV's worker in another process, which sees what
+    // it enqueued only at its next poll) has not stalled.
+    const batches = this.#processes.stageBatches();
+    if (batches > seen.stageBatches) {
+      seen.stageBatches = batches;
+      watch.touch(performance.now());
+    }
+    const exited = this.#processes.unexpectedExit();
+    if (exited != null) {
+      await this.#crashes.recover(exited, this.#stats, this.#sent);
+      watch.touch(performance.now());
+    }
+    const error = sender.latest("error");
+    if (error != null) throw new Error(`sender: ${error.message}`);
+    const stats = await inbox.stats();
+    this.#stats = stats;
+    this.#sent ??= sender.latest("sent");
+    // Crash tests strike once sending is over and a share has arrived.
+    if (await this.#crashes.strike(stats, this.#sent)) {
+      watch.touch(performance.now());
+    }
+    const verdict = watch.observe({
+      nowMs: performance.now(),
+      stats,
+      sent: this.#sent != null
+        ? this.#total
+        : sender.latest("progress")?.sent ?? 0,
+      sendDone: this.#sent != null,
+      fanoutsHandled: this.#processes.fanoutsHandled(),
+      outboxHandlerMs: this.#processes.outboxHandlerMs(),
+    });
+    return { verdict, stats };
+  }
+
+  /**
+   * The incomplete result a verdict ends the run with (stalled, stopped
+   * or timed out), or `undefined` while it goes on.
+   */
+  async #ended(
+    verdict: Verdict,
+    stats: InboxStats,
+    watch: ProgressWatch,
+  ): Promise<RunResult | undefined> {
+    if (verdict === "stalled") {
+      const { driver } = this.#configuration;
+      return await this.#incomplete(stallReason({
+        stallSeconds: this.#stallSeconds,
+        missing: this.#expected - stats.delivered - stats.goneDeliveries,
+        crashes: this.#crashes.crashes,
+        driver: driver.name,
+        volatile: driver.volatile,
+      }));
+    }
+    if (verdict === "stopped") {
+      const stop = watch.stop!;
+      const estimate = stop.estimate;
+      return await this.#incomplete(
+        stop.reason,
+        estimate == null ? undefined : {
+          totalSeconds: estimate.totalSeconds,
+          lowSeconds: estimate.lowSeconds,
+          highSeconds: estimate.highSeconds,
+          deliveriesPerSecond: estimate.deliveriesPerSecond,
+          settled: estimate.settled,
+          halfRates: estimate.halfRates,
+          stoppedBy: stop.stoppedBy,
+          basis: estimate.basis,
+        },
+      );
+    }
+    if (verdict === "timed out") {
+      const load = this.#context.load;
+      if (
+        load?.kind === "rate" &&
+        this.#timeoutSeconds < this.#context.params.timeoutSeconds
+      ) {
+        const missing = this.#expected - stats.delivered -
+          stats.goneDeliveries;
+        return await this.#incomplete(
+          `fell behind: ${missing} of ${this.#expected} deliveries had ` +
+            `not arrived ${load.drainSeconds} s after the arrival window ` +
+            "closed",
+        );
+      }
+      return await this.#incomplete(
+        `timed out after ${this.#timeoutSeconds} s`,
+      );
+    }
+    return undefined;
   }
 
   /**
@@ -461,7 +522,7 @@ class Run {
     if (load != null) return undefined;
     if (params.crash != null || this.#expected === 0) return undefined;
     return {
-      budgetSeconds: params.untilDone ? null : params.budgetSeconds ?? null,
+      budgetSeconds: resolvedBudget(params),
       timeoutSeconds: this.#timeoutSeconds,
       ...(params.earlyStop === false ? { earlyStop: false } : {}),
     };

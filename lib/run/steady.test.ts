@@ -14,7 +14,7 @@ import { smallSuiteParams } from "../testing/mod.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { runOnce } from "./runner.ts";
 import { searchMaxRate } from "./steady.ts";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import {
   CAPACITY_PER_SECOND,
   POLL_SECONDS,

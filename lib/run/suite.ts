@@ -10,54 +10,60 @@
 import type { Driver } from "../../drivers/driver.ts";
 import {
   type CalibrationOptions,
-  combineCalibrations,
-  measureAppSignRate,
   measureCalibration,
   ROW_CALIBRATION,
 } from "./calibrate.ts";
 import { planRounds, randomSeed } from "./order.ts";
-import { readCommitReading } from "../measure/provenance.ts";
+import {
+  type CommitReading,
+  readCommitReading,
+} from "../measure/provenance.ts";
 import { collectEnvironment } from "../measure/environment.ts";
-import { DEFAULT_LOG_LEVEL } from "../child/fedify_log.ts";
-import { BENCH, sameMeasurement as sameRecord } from "../params/mod.ts";
+import {
+  BENCH,
+  DEFAULT_LOG_LEVEL,
+  sameMeasurement as sameRecord,
+} from "../params/mod.ts";
 import { FedifyLogFile } from "./fedify_log_file.ts";
 import { limitsNote } from "./budget.ts";
 import {
-  type AppSignRate,
   type Calibration,
   type ConfigurationResult,
   type Environment,
-  type LogSummary,
   type ResultsDocument,
   type RunResult,
   type RuntimeName,
   SCHEMA_VERSION,
   type SuiteParams,
 } from "../results/types.ts";
-import { type Progress, runOnce } from "./runner.ts";
+import { runOnce } from "./runner.ts";
+import type { Progress } from "./watch.ts";
 import { deploymentRecord } from "./deployment.ts";
 import {
-  type Configuration,
   configurationName,
-  configurationUnfit,
-  driverAvailability,
   expandConfigurations,
   generatorKey,
   suiteEntries,
-  type SuiteEntry,
 } from "./configurations.ts";
 import { errorMessage } from "../results/error_message.ts";
 import {
   type AppLauncher,
   type NamespaceProbe,
-  namespacesUnavailable,
   prepareAppRuntime,
   ServiceManager,
   tasksetPath,
 } from "../services/mod.ts";
-import { aggregateRuns, median, spreadOf } from "../measure/stats.ts";
+import { aggregateRuns } from "../measure/stats.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { searchMaxRate } from "./steady.ts";
+import {
+  appSignRate,
+  configurationFields,
+  type EntryState,
+  resultOf,
+  skippedRun,
+  unavailability,
+} from "./suite_row.ts";
 
 /** Options for {@link runSuite}. */
 export interface SuiteOptions {
@@ -135,47 +141,6 @@ export function sameMeasurement(a: SuiteParams, b: SuiteParams): boolean {
   return sameRecord(BENCH, a, b);
 }
 
-function skippedRun(params: SuiteParams, reason: string): RunResult {
-  const expected = params.total * params.recipients;
-  return {
-    status: "skipped",
-    reason,
-    expected,
-    delivered: 0,
-    duplicates: 0,
-    missing: expected,
-    unexpected: 0,
-    sendSeconds: null,
-    receiveSeconds: null,
-    totalSeconds: null,
-    deliveriesPerSecond: null,
-    elapsedSeconds: null,
-    sendErrors: 0,
-    workers: 0,
-    stallTimeoutSeconds: params.stallTimeoutSeconds,
-    timeoutSeconds: params.timeoutSeconds,
-    server: null,
-    processes: [],
-    latencyMs: null,
-    sendCallMs: null,
-    cpuMsPerDelivery: null,
-    serverCpuMsPerDelivery: null,
-    implementation: null,
-    timeline: null,
-  };
-}
-
-/** One entry of a running suite: its runs so far and its result. */
-interface EntryState {
-  readonly entry: SuiteEntry;
-  readonly runs: RunResult[];
-  log?: FedifyLogFile;
-  logSummary?: LogSummary;
-  result?: ConfigurationResult;
-  /** Whether it runs no more: all its runs made, skipped, kept or stopped. */
-  done: boolean;
-}
-
 /**
  * Runs every configuration and returns the results document.
  *
@@ -191,71 +156,73 @@ interface EntryState {
 export async function runSuite(
   options: SuiteOptions,
 ): Promise<ResultsDocument> {
-  const seed = options.params.orderSeed ?? randomSeed();
-  const params: SuiteParams = { ...options.params, orderSeed: seed };
-  const runs = Math.max(1, params.runs ?? 1);
-  const services = options.services ?? new ServiceManager();
-  const began = performance.now();
-  const startedAt = new Date().toISOString();
-  // Read before anything is written: the results may dirty the tree.
-  const { commit, noCommitReason } = await readCommitReading();
-  const { logDir, save } = options;
-  const calibrate = options.calibrate ?? false;
-  const previous = options.resumeFrom != null &&
-      sameMeasurement(options.resumeFrom.params, params)
-    ? options.resumeFrom.results
-    : [];
-  let environment: Environment | undefined;
-  let calibration: Calibration | undefined;
-  const states: EntryState[] = [];
-  const rounds: string[][] = [];
-  const results = () =>
-    states.flatMap((s) => s.result == null ? [] : [s.result]);
-  const document = (finishedAt: string | null): ResultsDocument => ({
-    schemaVersion: SCHEMA_VERSION,
-    startedAt,
-    finishedAt,
-    params,
-    environment,
-    suiteSeconds: (performance.now() - began) / 1000,
-    rounds: rounds.filter((r) => r.length > 0).map((r) => [...r]),
-    results: results(),
-  });
-  const refreshEnvironment = async () => {
-    const servers: Record<string, string> = {};
-    for (const r of results()) {
-      if (r.server == null) continue;
-      const { name, version, origin } = r.server;
-      servers[name] = origin == null ? version : `${version} (${origin})`;
-    }
-    environment = await collectEnvironment({
-      params,
-      packages: [
-        ...new Set(options.drivers.flatMap((d) => d.packages ?? [])),
-      ],
-      servers,
-      commit,
-      noCommitReason,
-      command: options.command ?? null,
-    });
-    if (calibration != null) environment = { ...environment, calibration };
-  };
-  const saveSoFar = async () => {
-    if (save == null) return;
-    await refreshEnvironment();
-    await save(document(null), false);
-  };
-  // --cpus pins with taskset: without it, fail before anything is measured.
-  if ((params.cpus ?? []).length > 0) tasksetPath();
-  // Node.js and Bun with the app's packages, installed on first use: a
-  // failed install fails the suite before anything is measured.
-  const launchers = new Map<RuntimeName, AppLauncher>();
-  for (const name of params.runtime ?? ["deno"]) {
-    launchers.set(name, await prepareAppRuntime(name, options.signal));
-  }
+  const suite = new SuiteRun(options);
+  await suite.prepare();
   try {
-    if (calibrate) {
-      const start = await measureCalibration(options.calibrationSlices)
+    await suite.calibrateStart();
+    await suite.runRounds();
+    await suite.closeCutShort();
+  } finally {
+    await suite.release();
+  }
+  return await suite.finish();
+}
+
+/** A running suite, phase by phase: {@link runSuite} calls them in order. */
+class SuiteRun {
+  readonly #options: SuiteOptions;
+  readonly #seed: number;
+  readonly #params: SuiteParams;
+  readonly #runs: number;
+  readonly #services: ServiceManager;
+  readonly #began = performance.now();
+  readonly #startedAt = new Date().toISOString();
+  readonly #calibrate: boolean;
+  /** The results of `resumeFrom` that may stand for this suite's. */
+  readonly #previous: readonly ConfigurationResult[];
+  readonly #states: EntryState[] = [];
+  readonly #rounds: string[][] = [];
+  readonly #launchers = new Map<RuntimeName, AppLauncher>();
+  /** The load generator's limit, per runtime (and core count) of the app. */
+  readonly #ceilings = new Map<string, number>();
+  #commit: CommitReading = { commit: null, noCommitReason: "not read yet" };
+  #environment: Environment | undefined;
+  #calibration: Calibration | undefined;
+
+  constructor(options: SuiteOptions) {
+    this.#options = options;
+    this.#seed = options.params.orderSeed ?? randomSeed();
+    this.#params = { ...options.params, orderSeed: this.#seed };
+    this.#runs = Math.max(1, this.#params.runs ?? 1);
+    this.#services = options.services ?? new ServiceManager();
+    this.#calibrate = options.calibrate ?? false;
+    this.#previous = options.resumeFrom != null &&
+        sameMeasurement(options.resumeFrom.params, this.#params)
+      ? options.resumeFrom.results
+      : [];
+  }
+
+  /**
+   * Reads the commit and checks what the suite needs before anything is
+   * measured: `taskset` for `--cpus`, and Node.js and Bun with the app's
+   * packages, installed on first use.
+   */
+  async prepare(): Promise<void> {
+    // Read before anything is written: the results may dirty the tree.
+    this.#commit = await readCommitReading();
+    if ((this.#params.cpus ?? []).length > 0) tasksetPath();
+    for (const name of this.#params.runtime ?? ["deno"]) {
+      this.#launchers.set(
+        name,
+        await prepareAppRuntime(name, this.#options.signal),
+      );
+    }
+  }
+
+  /** The machine's speed at the start (with `calibrate`), and the environment. */
+  async calibrateStart(): Promise<void> {
+    if (this.#calibrate) {
+      const start = await measureCalibration(this.#options.calibrationSlices)
         .catch((error) => {
           throw new Error(
             `cannot measure the machine's speed (${
@@ -265,14 +232,19 @@ export async function runSuite(
             { cause: error },
           );
         });
-      calibration = { start, end: null };
+      this.#calibration = { start, end: null };
     }
-    await refreshEnvironment();
+    await this.#refreshEnvironment();
+  }
+
+  /** Every configuration, round by round, until done or stopped. */
+  async runRounds(): Promise<void> {
+    const params = this.#params;
     const configurations = expandConfigurations(
-      options.drivers,
-      options.parallel,
+      this.#options.drivers,
+      this.#options.parallel,
       // Under steady load the generator's row takes the baseline's place.
-      (options.baseline ?? false) && params.load == null,
+      (this.#options.baseline ?? false) && params.load == null,
       params.axes,
       params.parallelImpl,
       params.runtime,
@@ -283,268 +255,264 @@ export async function runSuite(
       },
     );
     for (const entry of suiteEntries(configurations, params)) {
-      states.push({ entry, runs: [], done: false });
+      this.#states.push({ entry, runs: [], done: false });
     }
     // Burst rows are held to their time limit or budget (budget.ts).
     if (params.load == null && params.crash == null) {
-      options.onLimits?.(limitsNote(params));
+      this.#options.onLimits?.(limitsNote(params));
     }
-    const plan = planRounds(states, runs, seed, {
+    const plan = planRounds(this.#states, this.#runs, this.#seed, {
       pinned: (s) => s.entry.configuration.generator === true,
       once: (s) => s.entry.maxRate === true,
     });
-    // The load generator's limit, per runtime (and core count) of the app.
-    const ceilings = new Map<string, number>();
-    rounds: for (const [index, round] of plan.entries()) {
+    for (const [index, round] of plan.entries()) {
       const order: string[] = [];
-      rounds.push(order);
+      this.#rounds.push(order);
       for (const state of round) {
-        if (options.signal?.aborted) break rounds;
+        if (this.#options.signal?.aborted) return;
         if (state.done) continue;
-        const { entry } = state;
-        const { configuration, id } = entry;
-        if (state.log == null) {
-          const kept = previous.find((r) => r.id === id && r.status === "ok");
-          const reason = kept == null
-            ? await unavailability(
-              configuration,
-              services,
-              params,
-              options.namespaceProbe,
-              options.signal,
-            )
-            : null;
-          if (kept != null || reason != null) {
-            state.result = kept ?? {
-              ...aggregateRuns(
-                id,
-                configurationName(configuration),
-                configuration.parallelism,
-                [{
-                  ...skippedRun(params, reason!),
-                  deployment: deploymentRecord(configuration, params),
-                }],
-              ),
-              ...configurationFields(configuration, params),
-            };
-            state.done = true;
-            options.onResult?.(state.result, kept != null);
-            await saveSoFar();
-            continue;
-          }
-          state.log = await FedifyLogFile.open(logDir, id);
-        }
-        const log = state.log;
-        const before = calibrate
-          ? await measureCalibration(
-            options.calibrationSlices ?? ROW_CALIBRATION,
-          ).catch((error) => {
-            // A row measured without its calibration beats no row at all.
-            console.error(
-              `${id}: calibration before the run failed ` +
-                `(${errorMessage(error)}); the run has none`,
-            );
-            return undefined;
-          })
-          : undefined;
-        const launcher = launchers.get(configuration.runtime ?? "deno")!;
-        const appSign = calibrate && params.runtime != null
-          ? await appSignRate(launcher, id)
-          : undefined;
-        // Ctrl-C during the calibration: the run has not started.
-        if (options.signal?.aborted) break rounds;
-        order.push(id);
-        const once = async (load: RunLoad | undefined, run: number) => {
-          const outcome = await runOnce(configuration, {
-            id,
-            params,
-            services,
-            driverModules: options.driverModules ?? [],
-            launcher,
-            signal: options.signal,
-            run: { index: run, of: entry.maxRate ? 1 : runs },
-            onProgress: options.onProgress,
-            log: {
-              path: log.path,
-              level: params.logLevel ?? DEFAULT_LOG_LEVEL,
-            },
-            load,
-          });
-          return { ...outcome, log: await log.runSummary() };
-        };
-        let outcome: RunResult | undefined;
-        if (entry.maxRate && params.load != null) {
-          try {
-            outcome = await searchMaxRate({
-              load: params.load,
-              recipients: params.recipients,
-              ceiling: ceilings.get(generatorKey(configuration)) ?? Infinity,
-              probe: (load) => once(load, 1),
-              signal: options.signal,
-            });
-          } catch (error) {
-            if (!options.signal?.aborted) throw error;
-          }
-        } else {
-          outcome = await once(entry.load, index + 1);
-        }
-        if (outcome == null) break rounds;
-        state.runs.push({
-          ...outcome,
-          ...(before == null ? {} : { calibration: before }),
-          ...(appSign == null ? {} : { appSignRate: appSign }),
-        });
-        // A configuration that did not finish once would only burn its time
-        // limit again: its result says how far the one run got.
-        if (
-          outcome.status !== "ok" || entry.maxRate ||
-          index === plan.length - 1
-        ) {
-          state.done = true;
-          state.logSummary = await log.close();
-        }
-        state.result = resultOf(state, params);
-        if (configuration.generator && state.result.callsPerSecond != null) {
-          ceilings.set(
-            generatorKey(configuration),
-            state.result.callsPerSecond,
-          );
-        }
-        if (state.done) options.onResult?.(state.result, false);
-        await saveSoFar();
+        const last = index === plan.length - 1;
+        if (await this.#runEntry(state, index, last, order) === "stop") return;
       }
     }
-    // Stopped early: close the logs of the configurations cut short.
-    for (const state of states) {
+  }
+
+  /**
+   * One run of an entry (or its keeping or skipping, the first time):
+   * `stop` when the suite was stopped meanwhile.
+   */
+  async #runEntry(
+    state: EntryState,
+    index: number,
+    last: boolean,
+    order: string[],
+  ): Promise<"stop" | "next"> {
+    const { entry } = state;
+    const { configuration, id } = entry;
+    if (state.log == null) {
+      if (await this.#keptOrSkipped(state)) return "next";
+      state.log = await FedifyLogFile.open(this.#options.logDir, id);
+    }
+    const before = this.#calibrate ? await this.#rowCalibration(id) : undefined;
+    const launcher = this.#launchers.get(configuration.runtime ?? "deno")!;
+    const appSign = this.#calibrate && this.#params.runtime != null
+      ? await appSignRate(launcher, id)
+      : undefined;
+    // Ctrl-C during the calibration: the run has not started.
+    if (this.#options.signal?.aborted) return "stop";
+    order.push(id);
+    const outcome = await this.#measure(state, launcher, index);
+    if (outcome == null) return "stop";
+    state.runs.push({
+      ...outcome,
+      ...(before == null ? {} : { calibration: before }),
+      ...(appSign == null ? {} : { appSignRate: appSign }),
+    });
+    // A configuration that did not finish once would only burn its time
+    // limit again: its result says how far the one run got.
+    if (outcome.status !== "ok" || entry.maxRate || last) {
+      state.done = true;
+      state.logSummary = await state.log.close();
+    }
+    state.result = resultOf(state, this.#params);
+    if (configuration.generator && state.result.callsPerSecond != null) {
+      this.#ceilings.set(
+        generatorKey(configuration),
+        state.result.callsPerSecond,
+      );
+    }
+    if (state.done) this.#options.onResult?.(state.result, false);
+    await this.#saveSoFar();
+    return "next";
+  }
+
+  /**
+   * Settles an entry without running it, when `resumeFrom` has its `ok`
+   * result or it cannot run here; `false` when it is to run.
+   */
+  async #keptOrSkipped(state: EntryState): Promise<boolean> {
+    const { configuration, id } = state.entry;
+    const params = this.#params;
+    const kept = this.#previous.find((r) => r.id === id && r.status === "ok");
+    const reason = kept == null
+      ? await unavailability(
+        configuration,
+        this.#services,
+        params,
+        this.#options.namespaceProbe,
+        this.#options.signal,
+      )
+      : null;
+    if (kept == null && reason == null) return false;
+    state.result = kept ?? {
+      ...aggregateRuns(
+        id,
+        configurationName(configuration),
+        configuration.parallelism,
+        [{
+          ...skippedRun(params, reason!),
+          deployment: deploymentRecord(configuration, params),
+        }],
+      ),
+      ...configurationFields(configuration, params),
+    };
+    state.done = true;
+    this.#options.onResult?.(state.result, kept != null);
+    await this.#saveSoFar();
+    return true;
+  }
+
+  /** The short calibration before a row's run; none when it fails. */
+  async #rowCalibration(id: string): Promise<Calibration["start"] | undefined> {
+    return await measureCalibration(
+      this.#options.calibrationSlices ?? ROW_CALIBRATION,
+    ).catch((error) => {
+      // A row measured without its calibration beats no row at all.
+      console.error(
+        `${id}: calibration before the run failed ` +
+          `(${errorMessage(error)}); the run has none`,
+      );
+      return undefined;
+    });
+  }
+
+  /**
+   * An entry's run: one run, or the max-rate search's probes; `undefined`
+   * when the search was stopped.
+   */
+  async #measure(
+    state: EntryState,
+    launcher: AppLauncher,
+    index: number,
+  ): Promise<RunResult | undefined> {
+    const { entry } = state;
+    const { configuration, id } = entry;
+    const params = this.#params;
+    const log = state.log!;
+    const options = this.#options;
+    const once = async (load: RunLoad | undefined, run: number) => {
+      const outcome = await runOnce(configuration, {
+        id,
+        params,
+        services: this.#services,
+        driverModules: options.driverModules ?? [],
+        launcher,
+        signal: options.signal,
+        run: { index: run, of: entry.maxRate ? 1 : this.#runs },
+        onProgress: options.onProgress,
+        log: {
+          path: log.path,
+          level: params.logLevel ?? DEFAULT_LOG_LEVEL,
+        },
+        load,
+      });
+      return { ...outcome, log: await log.runSummary() };
+    };
+    if (!(entry.maxRate && params.load != null)) {
+      return await once(entry.load, index + 1);
+    }
+    try {
+      return await searchMaxRate({
+        load: params.load,
+        recipients: params.recipients,
+        ceiling: this.#ceilings.get(generatorKey(configuration)) ?? Infinity,
+        probe: (load) => once(load, 1),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+      return undefined;
+    }
+  }
+
+  /** Stopped early: closes the logs of the configurations cut short. */
+  async closeCutShort(): Promise<void> {
+    for (const state of this.#states) {
       if (state.done || state.log == null || state.runs.length === 0) continue;
       state.done = true;
       state.logSummary = await state.log.close();
-      state.result = resultOf(state, params);
-      options.onResult?.(state.result, false);
+      state.result = resultOf(state, this.#params);
+      this.#options.onResult?.(state.result, false);
     }
-  } finally {
-    for (const state of states) {
+  }
+
+  /** Closes what is still open and stops the suite's own servers. */
+  async release(): Promise<void> {
+    for (const state of this.#states) {
       if (!state.done && state.log != null) {
         await state.log.close().catch(() => undefined);
       }
     }
-    if (options.services == null) await services.stopAll();
+    if (this.#options.services == null) await this.#services.stopAll();
   }
-  if (calibration != null && !options.signal?.aborted) {
-    try {
-      calibration = {
-        ...calibration,
-        end: await measureCalibration(options.calibrationSlices),
-      };
-    } catch (error) {
-      // Every configuration is measured by now: keep the results.
-      console.error(
-        `calibration at the end failed (${errorMessage(error)}); the results ` +
-          "are kept with end: null (--no-calibrate skips calibration)",
-      );
+
+  /** The machine's speed at the end, and the final document, saved. */
+  async finish(): Promise<ResultsDocument> {
+    if (this.#calibration != null && !this.#options.signal?.aborted) {
+      try {
+        this.#calibration = {
+          ...this.#calibration,
+          end: await measureCalibration(this.#options.calibrationSlices),
+        };
+      } catch (error) {
+        // Every configuration is measured by now: keep the results.
+        console.error(
+          `calibration at the end failed (${
+            errorMessage(error)
+          }); the results ` +
+            "are kept with end: null (--no-calibrate skips calibration)",
+        );
+      }
     }
+    await this.#refreshEnvironment();
+    const final = this.#document(new Date().toISOString());
+    await this.#options.save?.(final, true);
+    return final;
   }
-  await refreshEnvironment();
-  const final = document(new Date().toISOString());
-  await save?.(final, true);
-  return final;
-}
 
-/**
- * Why a configuration cannot run here (its driver or server unavailable, or
- * a crash test that does not apply), or `null` when it can.
- */
-async function unavailability(
-  configuration: Configuration,
-  services: ServiceManager,
-  params: SuiteParams,
-  namespaceProbe?: NamespaceProbe,
-  signal?: AbortSignal,
-): Promise<string | null> {
-  // --worker-hosts makes network namespaces: without root, no row can run.
-  if (configuration.workerHosts != null) {
-    const reason = namespacesUnavailable(namespaceProbe);
-    if (reason != null) return reason;
+  #results(): ConfigurationResult[] {
+    return this.#states.flatMap((s) => s.result == null ? [] : [s.result]);
   }
-  const availability = await driverAvailability(
-    configuration.driver,
-    services,
-    { signal },
-  );
-  if (!availability.available) return availability.reason;
-  return configurationUnfit(configuration, params.crash);
-}
 
-/** The fields of a result that say which configuration it is. */
-function configurationFields(
-  configuration: Configuration,
-  params: SuiteParams,
-): Partial<ConfigurationResult> {
-  return {
-    ...(params.axes == null ? {} : {
-      fanout: configuration.fanout,
-      rsaBits: configuration.rsaBits,
-    }),
-    ...(configuration.parallelImpl == null
-      ? {}
-      : { parallelImpl: configuration.parallelImpl }),
-    ...(configuration.orderingKey == null
-      ? {}
-      : { orderingKey: configuration.orderingKey }),
-  };
-}
-
-/**
- * The app runtime's sign rate just before a row, as the row calibration
- * slices it; `undefined` (said on stderr) when it cannot be measured: a row
- * measured without it beats no row at all.
- */
-async function appSignRate(
-  launcher: AppLauncher,
-  id: string,
-): Promise<AppSignRate | undefined> {
-  const slices = ROW_CALIBRATION.slices ?? 3;
-  try {
-    const { runtime, perSecond } = await measureAppSignRate(
-      launcher,
-      slices,
-      ROW_CALIBRATION.sliceSeconds ?? 0.25,
-    );
+  #document(finishedAt: string | null): ResultsDocument {
     return {
-      runtime,
-      rsaSignsPerSecond: Math.round(median(perSecond) * 10) / 10,
-      spread: spreadOf(perSecond),
-      slices,
+      schemaVersion: SCHEMA_VERSION,
+      startedAt: this.#startedAt,
+      finishedAt,
+      params: this.#params,
+      environment: this.#environment,
+      suiteSeconds: (performance.now() - this.#began) / 1000,
+      rounds: this.#rounds.filter((r) => r.length > 0).map((r) => [...r]),
+      results: this.#results(),
     };
-  } catch (error) {
-    console.error(
-      `${id}: the app runtime's sign rate before the run could not be ` +
-        `measured (${errorMessage(error)}); the run has none`,
-    );
-    return undefined;
   }
-}
 
-/**
- * An entry's result from its runs so far: their aggregate, with the log's
- * summary once closed and, over several runs, the median calibration.
- */
-function resultOf(state: EntryState, params: SuiteParams): ConfigurationResult {
-  const { configuration, id } = state.entry;
-  const calibrations = state.runs.flatMap((r) =>
-    r.calibration == null ? [] : [r.calibration]
-  );
-  return {
-    ...aggregateRuns(
-      id,
-      configurationName(configuration),
-      configuration.parallelism,
-      state.runs,
-    ),
-    ...configurationFields(configuration, params),
-    ...(state.logSummary == null ? {} : { log: state.logSummary }),
-    ...(state.runs.length > 1 && calibrations.length > 0
-      ? { calibration: combineCalibrations(calibrations) }
-      : {}),
-  };
+  async #refreshEnvironment(): Promise<void> {
+    const servers: Record<string, string> = {};
+    for (const r of this.#results()) {
+      if (r.server == null) continue;
+      const { name, version, origin } = r.server;
+      servers[name] = origin == null ? version : `${version} (${origin})`;
+    }
+    const { commit, noCommitReason } = this.#commit;
+    const environment = await collectEnvironment({
+      params: this.#params,
+      packages: [
+        ...new Set(this.#options.drivers.flatMap((d) => d.packages ?? [])),
+      ],
+      servers,
+      commit,
+      noCommitReason,
+      command: this.#options.command ?? null,
+    });
+    this.#environment = this.#calibration == null
+      ? environment
+      : { ...environment, calibration: this.#calibration };
+  }
+
+  async #saveSoFar(): Promise<void> {
+    if (this.#options.save == null) return;
+    await this.#refreshEnvironment();
+    await this.#options.save(this.#document(null), false);
+  }
 }

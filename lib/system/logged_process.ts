@@ -82,52 +82,14 @@ export async function spawnLogged(
     file.close();
     throw error;
   }
-  let chain: Promise<void> = Promise.resolve();
-  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
-  // Keep reading even when writing fails (disk full): the child must never
-  // block on a full pipe.
-  const drain = async (stream: ReadableStream<Uint8Array>): Promise<void> => {
-    const reader = stream.getReader();
-    readers.push(reader);
-    try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chain = chain.then(() => writeAll(file, value)).catch(() => {});
-      }
-    } catch {
-      // Cancelled, or the pipe broke: nothing more to log.
-    } finally {
-      reader.releaseLock();
-    }
-  };
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)])
-    .then(() => chain);
+  const log = new LogDrain(file, [child.stdout, child.stderr]);
   let exited = false;
   const childStatus = child.status.then((status) => {
     exited = true;
     return status;
   });
-  let closed = false;
-  const closeLog = async (waitMs: number): Promise<void> => {
-    // Grandchildren (PostgreSQL backends) may hold the pipes a little
-    // longer than the main process lives; do not wait for them forever.
-    const done = await withTimeout(
-      drained.then(() => true),
-      waitMs,
-      () => new Error("log drain timeout"),
-    ).catch(() => false);
-    if (!done) {
-      await Promise.allSettled(readers.map((reader) => reader.cancel()));
-      await chain;
-    }
-    if (!closed) {
-      closed = true;
-      file.close();
-    }
-  };
   const status = childStatus.then(async (status) => {
-    await closeLog(5000);
+    await log.close(5000);
     return status;
   });
   status.catch(() => {});
@@ -165,6 +127,61 @@ export async function spawnLogged(
       return stopping;
     },
   };
+}
+
+/**
+ * A child's stdout and stderr appended to its log file as they come, kept
+ * read even when writing fails (disk full): the child must never block on
+ * a full pipe.
+ */
+class LogDrain {
+  readonly #file: Deno.FsFile;
+  #chain: Promise<void> = Promise.resolve();
+  readonly #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  readonly #drained: Promise<void>;
+  #closed = false;
+
+  constructor(file: Deno.FsFile, streams: ReadableStream<Uint8Array>[]) {
+    this.#file = file;
+    this.#drained = Promise.all(streams.map((stream) => this.#drain(stream)))
+      .then(() => this.#chain);
+  }
+
+  async #drain(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = stream.getReader();
+    this.#readers.push(reader);
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.#chain = this.#chain.then(() => writeAll(this.#file, value))
+          .catch(() => {});
+      }
+    } catch {
+      // Cancelled, or the pipe broke: nothing more to log.
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  /** Waits up to `waitMs` for the pipes to end, then closes the file. */
+  async close(waitMs: number): Promise<void> {
+    // Grandchildren (PostgreSQL backends) may hold the pipes a little
+    // longer than the main process lives; do not wait for them forever.
+    const done = await withTimeout(
+      this.#drained.then(() => true),
+      waitMs,
+      () => new Error("log drain timeout"),
+    ).catch(() => false);
+    if (!done) {
+      await Promise.allSettled(this.#readers.map((reader) => reader.cancel()));
+      await this.#chain;
+    }
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#file.close();
+    }
+  }
 }
 
 /** The last `lines` lines of a log file, or `""` if it cannot be read. */

@@ -28,7 +28,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/ipc"],
   ["lib/runtime"],
   ["lib/params"],
-  ["lib/results"],
+  ["lib/results", "results"],
 ];
 
 /**

@@ -9,8 +9,6 @@
  */
 import type { ArrivalPattern } from "../results/types.ts";
 
-export type { ArrivalPattern };
-
 /** What a schedule is drawn from. */
 export interface ScheduleOptions {
   /** Activities per second. */

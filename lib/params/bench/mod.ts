@@ -15,7 +15,7 @@ import type { CommandTable, ParamValues } from "../spec.ts";
 import { CRASHES_PARAMS, CRASHES_SECTION } from "./crashes.ts";
 import { DEPLOYMENT_PARAMS, DEPLOYMENT_SECTION } from "./deployment.ts";
 import { DEPTH_PARAMS, DEPTH_SECTION } from "./depth.ts";
-import { INBOX_PARAMS, INBOX_SECTION } from "./inbox.ts";
+import { INBOX_PARAMS, INBOX_SECTION, INSTANT_INBOX } from "./inbox.ts";
 import { MAX_DELIVERIES } from "./limits.ts";
 import { LOAD_PARAMS, LOAD_SECTION } from "./load.ts";
 import { OUTPUT_PARAMS, OUTPUT_SECTION } from "./output.ts";
@@ -24,6 +24,7 @@ import { CUD_STEPS, WORKLOAD_PARAMS, WORKLOAD_SECTION } from "./workload.ts";
 
 export * from "./limits.ts";
 export { CUD_STEPS } from "./workload.ts";
+export { INSTANT_INBOX } from "./inbox.ts";
 
 const PARAMS = [
   ...SUITE_PARAMS,
@@ -68,7 +69,7 @@ export const BENCH: CommandTable<typeof PARAMS> = {
   params: PARAMS,
   presets: { param: "scenario", byName: SCENARIOS },
   groups: [
-    { path: "inbox", fixed: { seed: 1 } },
+    { path: "inbox", fixed: { seed: INSTANT_INBOX.seed } },
     { path: "crash" },
     { path: "load", gate: ["rates", "senders", "findMaxRate", "idleSeconds"] },
     { path: "load.maxRate", gate: ["findMaxRate"] },
