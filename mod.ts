@@ -30,7 +30,6 @@ import { writeResults } from "./lib/report/markdown.ts";
 import { join } from "node:path";
 
 export type {
-  Availability,
   DepthReport,
   Driver,
   Json,
@@ -41,6 +40,7 @@ export type {
   SuiteTier,
 } from "./drivers/driver.ts";
 export type {
+  Availability,
   ServiceDefinition,
   StartedServer,
   StartOptions,

@@ -13,9 +13,6 @@ import type { MessageQueue } from "@fedify/fedify";
 import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
 import type { RuntimeName } from "../lib/results/types.ts";
 
-export type { Availability } from "../lib/services/types.ts";
-export type { RuntimeName } from "../lib/results/types.ts";
-
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =
   | null

