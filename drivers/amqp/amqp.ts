@@ -32,7 +32,13 @@ import type {
 } from "@fedify/fedify";
 import { type Channel, type ChannelModel, connect } from "amqplib";
 import { Buffer } from "node:buffer";
-import type { Driver, Json, SuiteTier } from "../driver.ts";
+import type {
+  Driver,
+  Json,
+  OpenedQueue,
+  OrderingSupport,
+  SuiteTier,
+} from "../driver.ts";
 import { rabbitmqService } from "./rabbitmq_server.ts";
 import type { AmqpMessageQueue } from "@fedify/amqp";
 import { hash } from "./amqp_standin.ts";
@@ -255,9 +261,20 @@ class RecordingQueue implements MessageQueue {
   }
 }
 
-/** How {@link amqpDriverFor} varies the `amqp` driver for an ablation. */
-export interface AmqpVariant {
-  /** Whether `deno task bench` runs it without `--drivers` (default true). */
+/**
+ * A driver made by {@link amqpDriverFor}: its name, and how it varies the
+ * `amqp` driver for an ablation (each optional part defaults to that
+ * driver's).
+ */
+export interface AmqpDriverOptions {
+  /** The driver's name. */
+  readonly name: string;
+  /**
+   * What sets it apart, the end of its description; by default "otherwise
+   * the package's defaults".
+   */
+  readonly detail?: string;
+  /** Which suite runs it without naming it (see {@link Driver.suite}). */
   readonly suite?: SuiteTier;
   /**
    * Wraps the connection `AmqpMessageQueue` is given in the sender and
@@ -275,61 +292,105 @@ export interface AmqpVariant {
   readonly nativeRetrial?: boolean;
 }
 
+/** What the queue, with `partitions` or without, does with ordering keys. */
+function amqpOrdering(partitions: number | undefined): OrderingSupport {
+  return partitions == null
+    ? {
+      supported: false,
+      note: "AmqpMessageQueue keeps order only with its ordering option " +
+        "(partitions with one active consumer), off by default and left " +
+        "off here: keys are ignored",
+    }
+    : {
+      supported: true,
+      note: `AmqpMessageQueue's ordering option on: ${partitions} ` +
+        "partition queues with a single active consumer each, a key's " +
+        "messages all in one of them (routed by RabbitMQ's consistent-hash " +
+        "exchange; the stand-in hashes the key itself)",
+    };
+}
+
+/** The names one run's queues get on the server, and the queue's options. */
+function amqpConfig(
+  serviceUrl: string,
+  runId: string,
+  options: AmqpDriverOptions,
+): AmqpConfig {
+  const { partitions } = options;
+  return {
+    url: serviceUrl,
+    queue: `fqb.${runId}`,
+    delayedQueuePrefix: `fqb.${runId}.delayed_`,
+    orderingPrefix: partitions == null ? null : `fqb.${runId}.ordering_`,
+    partitions: partitions ?? null,
+    exchange: partitions == null ? null : `fqb.${runId}.ordering`,
+    naming: followsSource(options.choice ?? "follow-source")
+      ? "upstream"
+      : "stand-in",
+    nativeRetrial: options.nativeRetrial ?? true,
+  };
+}
+
+/** Opens the queue of `amqp` in a sender or worker process. */
+async function openAmqp(
+  amqp: AmqpConfig,
+  options: AmqpDriverOptions,
+): Promise<OpenedQueue> {
+  const { module } = await loadQueuePackage(
+    "amqp",
+    () => import("@fedify/amqp"),
+    options.choice ?? "follow-source",
+  );
+  const connection = await open(amqp.url);
+  const given = options.wrap?.(connection) ?? connection;
+  const queue = new module.AmqpMessageQueue(given, {
+    queue: amqp.queue,
+    delayedQueuePrefix: amqp.delayedQueuePrefix,
+    nativeRetrial: amqp.nativeRetrial,
+    ...(amqp.partitions == null ? {} : {
+      ordering: {
+        exchange: amqp.exchange ?? undefined,
+        queuePrefix: amqp.orderingPrefix ?? undefined,
+        partitions: amqp.partitions,
+      },
+    }),
+  });
+  return {
+    queue: new RecordingQueue(queue, connection, amqp),
+    close: () => close(connection),
+  };
+}
+
 /**
  * The `amqp` driver, or an ablation of it: the same queue, names and
- * clean-up, with `variant` applied to the connection the queue is given.
+ * clean-up, with `options` applied to the connection the queue is given.
+ *
+ * @param options Its name and how it differs from the `amqp` driver.
  */
-export function amqpDriverFor(
-  name: string,
-  description: string,
-  variant: AmqpVariant = {},
-): Driver {
-  const choice = variant.choice ?? "follow-source";
-  const nativeRetrial = variant.nativeRetrial ?? true;
+export function amqpDriverFor(options: AmqpDriverOptions): Driver {
+  const { name, detail = "otherwise the package's defaults" } = options;
+  const choice = options.choice ?? "follow-source";
+  const nativeRetrial = options.nativeRetrial ?? true;
   return {
     name,
     get description() {
       return `RabbitMQ via AmqpMessageQueue (${
         packageLabel("amqp", choice)
-      }, nativeRetrial: ${nativeRetrial}), ${description}`;
+      }, nativeRetrial: ${nativeRetrial}), ${detail}`;
     },
     crossProcess: true,
     // Without native retrial the package acknowledges in a `finally` right
     // after calling the handler (Finding 1), before it settles.
     removes: nativeRetrial ? "after-handler" : "before-handler",
-    ordering: variant.partitions == null
-      ? {
-        supported: false,
-        note: "AmqpMessageQueue keeps order only with its ordering option " +
-          "(partitions with one active consumer), off by default and left " +
-          "off here: keys are ignored",
-      }
-      : {
-        supported: true,
-        note: `AmqpMessageQueue's ordering option on: ${variant.partitions} ` +
-          "partition queues with a single active consumer each, a key's " +
-          "messages all in one of them (routed by RabbitMQ's consistent-hash " +
-          "exchange; the stand-in hashes the key itself)",
-      },
+    ordering: amqpOrdering(options.partitions),
     service: rabbitmqService,
     queueSpecifier: "@fedify/amqp",
     packages: ["amqplib"],
     depth: "ready-and-delayed",
-    ...(variant.suite == null ? {} : { suite: variant.suite }),
+    ...(options.suite == null ? {} : { suite: options.suite }),
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);
-      const config: AmqpConfig = {
-        url: serviceUrl,
-        queue: `fqb.${runId}`,
-        delayedQueuePrefix: `fqb.${runId}.delayed_`,
-        orderingPrefix: variant.partitions == null
-          ? null
-          : `fqb.${runId}.ordering_`,
-        partitions: variant.partitions ?? null,
-        exchange: variant.partitions == null ? null : `fqb.${runId}.ordering`,
-        naming: followsSource(choice) ? "upstream" : "stand-in",
-        nativeRetrial,
-      };
+      const config = amqpConfig(serviceUrl, runId, options);
       const connection = await open(serviceUrl);
       try {
         // Empty whatever a run with this id left, then declare the ready
@@ -353,32 +414,7 @@ export function amqpDriverFor(
         },
       };
     },
-    async open(config) {
-      const amqp = config as AmqpConfig;
-      const { module } = await loadQueuePackage(
-        "amqp",
-        () => import("@fedify/amqp"),
-        choice,
-      );
-      const connection = await open(amqp.url);
-      const given = variant.wrap?.(connection) ?? connection;
-      const queue = new module.AmqpMessageQueue(given, {
-        queue: amqp.queue,
-        delayedQueuePrefix: amqp.delayedQueuePrefix,
-        nativeRetrial: amqp.nativeRetrial,
-        ...(amqp.partitions == null ? {} : {
-          ordering: {
-            exchange: amqp.exchange ?? undefined,
-            queuePrefix: amqp.orderingPrefix ?? undefined,
-            partitions: amqp.partitions,
-          },
-        }),
-      });
-      return {
-        queue: new RecordingQueue(queue, connection, amqp),
-        close: () => close(connection),
-      };
-    },
+    open: (config) => openAmqp(config as AmqpConfig, options),
   };
 }
 
@@ -386,28 +422,26 @@ export function amqpDriverFor(
  * A RabbitMQ queue: durable, persistent, `nativeRetrial: true` (acknowledged
  * after the handler succeeds).
  */
-export const amqpDriver: Driver = amqpDriverFor(
-  "amqp",
-  "otherwise the package's defaults",
-);
+export const amqpDriver: Driver = amqpDriverFor({ name: "amqp" });
 
 /**
  * The package with all its defaults (`nativeRetrial: false`): what a user
  * who copies the package's README example gets.
  */
-export const amqpDefaultsDriver: Driver = amqpDriverFor(
-  "amqp-defaults",
-  "the package's defaults (what its README example gets)",
-  { nativeRetrial: false, suite: "named" },
-);
+export const amqpDefaultsDriver: Driver = amqpDriverFor({
+  name: "amqp-defaults",
+  detail: "the package's defaults (what its README example gets)",
+  nativeRetrial: false,
+  suite: "named",
+});
 
 /**
  * The project's stand-in for `@fedify/amqp` whatever the source, as `amqp`
  * runs it: for the fidelity comparison with the real package
  * (docs/methodology.md).
  */
-export const amqpStandInDriver: Driver = amqpDriverFor(
-  "amqp-standin",
-  "otherwise the package's defaults",
-  { choice: "mapped", suite: "named" },
-);
+export const amqpStandInDriver: Driver = amqpDriverFor({
+  name: "amqp-standin",
+  choice: "mapped",
+  suite: "named",
+});

@@ -39,9 +39,10 @@ export function withConfirmChannels(connection: ChannelModel): ChannelModel {
 }
 
 /** RabbitMQ as the `amqp` driver runs it, publishing on confirm channels. */
-export const amqpConfirmDriver: Driver = amqpDriverFor(
-  "amqp-confirm",
-  "the amqp driver's queue on publisher-confirm channels, so RabbitMQ " +
-    "syncs messages to disk (an ablation, otherwise as amqp)",
-  { suite: "named", wrap: withConfirmChannels },
-);
+export const amqpConfirmDriver: Driver = amqpDriverFor({
+  name: "amqp-confirm",
+  detail: "the amqp driver's queue on publisher-confirm channels, so " +
+    "RabbitMQ syncs messages to disk (an ablation, otherwise as amqp)",
+  suite: "named",
+  wrap: withConfirmChannels,
+});

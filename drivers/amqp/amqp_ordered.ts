@@ -21,10 +21,11 @@ import { amqpDriverFor } from "./amqp.ts";
 export const PARTITIONS = 4;
 
 /** RabbitMQ as the `amqp` driver runs it, with ordering keys honoured. */
-export const amqpOrderedDriver: Driver = amqpDriverFor(
-  "amqp-ordered",
-  "the amqp driver's queue with its ordering option on (" +
+export const amqpOrderedDriver: Driver = amqpDriverFor({
+  name: "amqp-ordered",
+  detail: "the amqp driver's queue with its ordering option on (" +
     `${PARTITIONS} partition queues with a single active consumer each; ` +
     "otherwise as amqp)",
-  { suite: "named", partitions: PARTITIONS },
-);
+  suite: "named",
+  partitions: PARTITIONS,
+});

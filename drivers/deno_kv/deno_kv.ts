@@ -40,8 +40,23 @@ export interface DenoKvConfig {
 export const DENO_KV_RUNTIMES_NOTE = "DenoKvMessageQueue takes a Deno.Kv " +
   "from Deno.openKv, which only Deno has";
 
-/** How {@link denoKvDriverFor} varies a Deno KV driver. */
-export interface DenoKvVariant {
+/**
+ * A driver made by {@link denoKvDriverFor}: its name, and how it varies the
+ * `deno-kv` driver (each optional part defaults to that driver's).
+ */
+export interface DenoKvDriverOptions {
+  /** The driver's name. */
+  readonly name: string;
+  /**
+   * Whether a separate worker process consumes the queue (`true` by
+   * default) or the sender process itself.
+   */
+  readonly crossProcess?: boolean;
+  /**
+   * Who consumes the queue, and what else sets it apart, the end of its
+   * description; "separate worker process" by default.
+   */
+  readonly detail?: string;
   /** Which code it runs (see `packages.ts`); follows the source by default. */
   readonly choice?: PackageChoice;
   /** Wraps the `Deno.Kv` the queue is given (an ablation's change). */
@@ -51,23 +66,24 @@ export interface DenoKvVariant {
 }
 
 /**
- * A Deno KV driver: `crossProcess` says whether a separate worker process
- * consumes the queue; `summary` ends its description.
+ * A Deno KV driver.
+ *
+ * @param options Its name and how it differs from the `deno-kv` driver.
  */
-export function denoKvDriverFor(
-  name: string,
-  crossProcess: boolean,
-  summary: string,
-  variant: DenoKvVariant = {},
-): Driver {
-  const choice = variant.choice ?? "follow-source";
+export function denoKvDriverFor(options: DenoKvDriverOptions): Driver {
+  const {
+    name,
+    crossProcess = true,
+    detail = "separate worker process",
+  } = options;
+  const choice = options.choice ?? "follow-source";
   return {
     name,
     get description() {
-      return `Deno KV queue (${packageLabel("denokv", choice)}), ${summary}`;
+      return `Deno KV queue (${packageLabel("denokv", choice)}), ${detail}`;
     },
     crossProcess,
-    ...(variant.suite == null ? {} : { suite: variant.suite }),
+    ...(options.suite == null ? {} : { suite: options.suite }),
     runtimes: ["deno"],
     runtimesNote: DENO_KV_RUNTIMES_NOTE,
     delivery: "at-least-once",
@@ -122,7 +138,7 @@ export function denoKvDriverFor(
       );
       const kv = await Deno.openKv(path);
       const queue = new module.DenoKvMessageQueue(
-        variant.wrapKv?.(kv) ?? kv,
+        options.wrapKv?.(kv) ?? kv,
       );
       return {
         // A message Deno KV hands over while the listener stops goes back.
@@ -136,36 +152,32 @@ export function denoKvDriverFor(
 }
 
 /** Deno KV consumed by a separate worker process. */
-export const denoKvDriver: Driver = denoKvDriverFor(
-  "deno-kv",
-  true,
-  "separate worker process",
-);
+export const denoKvDriver: Driver = denoKvDriverFor({ name: "deno-kv" });
 
 /** Deno KV consumed by the sender process itself. */
-export const denoKvSingleDriver: Driver = denoKvDriverFor(
-  "deno-kv-single",
-  false,
-  "consumed by the sender process, as a Deno KV app runs it",
-  { suite: "default" },
-);
+export const denoKvSingleDriver: Driver = denoKvDriverFor({
+  name: "deno-kv-single",
+  crossProcess: false,
+  detail: "consumed by the sender process, as a Deno KV app runs it",
+  suite: "default",
+});
 
 /**
  * The project's stand-in for `@fedify/denokv` whatever the source, consumed
  * by a separate worker process: for the fidelity comparison with the real
  * package (docs/methodology.md).
  */
-export const denoKvStandInDriver: Driver = denoKvDriverFor(
-  "deno-kv-standin",
-  true,
-  "separate worker process",
-  { choice: "mapped", suite: "named" },
-);
+export const denoKvStandInDriver: Driver = denoKvDriverFor({
+  name: "deno-kv-standin",
+  choice: "mapped",
+  suite: "named",
+});
 
 /** The stand-in as `deno-kv-single` runs it (the sender consumes). */
-export const denoKvSingleStandInDriver: Driver = denoKvDriverFor(
-  "deno-kv-single-standin",
-  false,
-  "consumed by the sender process",
-  { choice: "mapped", suite: "named" },
-);
+export const denoKvSingleStandInDriver: Driver = denoKvDriverFor({
+  name: "deno-kv-single-standin",
+  crossProcess: false,
+  detail: "consumed by the sender process",
+  choice: "mapped",
+  suite: "named",
+});

@@ -68,13 +68,14 @@ export function fifoKv(kv: Deno.Kv): Deno.Kv {
 
 /** A FIFO ablation of a Deno KV driver: its queue on a {@link fifoKv}. */
 function fifo(base: string, crossProcess: boolean, summary: string): Driver {
-  return denoKvDriverFor(
-    `${base}-fifo`,
+  return denoKvDriverFor({
+    name: `${base}-fifo`,
     crossProcess,
-    `${summary}, handing a key's messages to the queue in delivery order ` +
-      `(an ablation: otherwise as ${base})`,
-    { wrapKv: fifoKv, suite: "named" },
-  );
+    detail: `${summary}, handing a key's messages to the queue in delivery ` +
+      `order (an ablation: otherwise as ${base})`,
+    wrapKv: fifoKv,
+    suite: "named",
+  });
 }
 
 /** `deno-kv` (a separate worker process) with FIFO hand-off per key. */

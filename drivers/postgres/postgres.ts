@@ -65,8 +65,15 @@ function postgresOrdering(choice: PackageChoice): OrderingSupport {
     };
 }
 
-/** How {@link postgresDriverFor} varies the `postgres` driver. */
-export interface PostgresVariant {
+/**
+ * A driver made by {@link postgresDriverFor}: its name, and how it varies
+ * the `postgres` driver (each optional part defaults to that driver's).
+ */
+export interface PostgresDriverOptions {
+  /** The driver's name. */
+  readonly name: string;
+  /** What sets it apart, the end of its description; none by default. */
+  readonly detail?: string;
   /** Which code it runs (see `packages.ts`); follows the source by default. */
   readonly choice?: PackageChoice;
   /** See {@link Driver.suite}. */
@@ -81,26 +88,24 @@ export interface PostgresVariant {
 }
 
 /**
- * The `postgres` driver, or a variant: the same table, channel and clean-up;
- * `summary`, when given, ends the description.
+ * The `postgres` driver, or a variant: the same table, channel and clean-up.
+ *
+ * @param options Its name and how it differs from the `postgres` driver.
  */
-export function postgresDriverFor(
-  name: string,
-  summary: string | null,
-  variant: PostgresVariant = {},
-): Driver {
-  const choice = variant.choice ?? "follow-source";
+export function postgresDriverFor(options: PostgresDriverOptions): Driver {
+  const { name, detail } = options;
+  const choice = options.choice ?? "follow-source";
   return {
     name,
     get description() {
       return `${
         packageLabel("postgres", choice)
       } PostgresMessageQueue (postgres.js)` +
-        (summary == null ? "" : `, ${summary}`);
+        (detail == null ? "" : `, ${detail}`);
     },
     crossProcess: true,
     removes: "before-handler",
-    ...(variant.suite == null ? {} : { suite: variant.suite }),
+    ...(options.suite == null ? {} : { suite: options.suite }),
     get ordering() {
       return postgresOrdering(choice);
     },
@@ -109,12 +114,12 @@ export function postgresDriverFor(
     },
     // 1.8.7 dequeues with ORDER BY created on a table with no index on it.
     get dequeueMsPerQueued() {
-      return followsSource(choice) || variant.indexed === true
+      return followsSource(choice) || options.indexed === true
         ? undefined
         : dequeueMsPerQueued("postgres", "1.8.7") ?? undefined;
     },
     get backlogCause() {
-      return followsSource(choice) || variant.indexed === true
+      return followsSource(choice) || options.indexed === true
         ? undefined
         : backlogCause("postgres", "1.8.7") ?? undefined;
     },
@@ -142,7 +147,7 @@ export function postgresDriverFor(
           tableName: table,
           channelName: table,
         }).initialize();
-        await variant.afterPrepare?.(sql, table);
+        await options.afterPrepare?.(sql, table);
       } catch (error) {
         await sql.end();
         await drop().catch(() => {});
@@ -224,7 +229,8 @@ function holdListenCallbacks(sql: postgres.Sql, guard: StopGuard): void {
 }
 
 /** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */
-export const postgresDriver: Driver = postgresDriverFor("postgres", null, {
+export const postgresDriver: Driver = postgresDriverFor({
+  name: "postgres",
   suite: "default",
 });
 
@@ -232,8 +238,8 @@ export const postgresDriver: Driver = postgresDriverFor("postgres", null, {
  * `@fedify/postgres` 1.8.7 from the registry whatever the source, for the
  * findings that rest on it and beside the source tree's `postgres`.
  */
-export const postgres187Driver: Driver = postgresDriverFor(
-  "postgres-1.8.7",
-  null,
-  { choice: "mapped", suite: "named" },
-);
+export const postgres187Driver: Driver = postgresDriverFor({
+  name: "postgres-1.8.7",
+  choice: "mapped",
+  suite: "named",
+});

@@ -41,28 +41,26 @@ export function createdIndexName(table: string): string {
  * `postgres-1.8.7` it isolates the index; beside `postgres` run on a Fedify
  * source tree, it compares the hand-made index with the real 2.x package.
  */
-export const postgresIndexedDriver: Driver = postgresDriverFor(
-  "postgres-indexed",
-  "plus Fedify 2.x's index on the queue table's created column (an " +
+export const postgresIndexedDriver: Driver = postgresDriverFor({
+  name: "postgres-indexed",
+  detail: "plus Fedify 2.x's index on the queue table's created column (an " +
     "ablation: otherwise as postgres-1.8.7)",
-  {
-    choice: "mapped",
-    suite: "named",
-    indexed: true,
-    async afterPrepare(sql, table) {
-      try {
-        await sql`
-          CREATE INDEX IF NOT EXISTS ${sql(createdIndexName(table))}
-          ON ${sql(table)} (created)
-        `;
-      } catch (error) {
-        throw new Error(
-          `postgres-indexed: cannot create the index on ${table}.created ` +
-            `(${errorMessage(error)}); the database user needs the right ` +
-            "to create indexes on the tables it creates",
-          { cause: error },
-        );
-      }
-    },
+  choice: "mapped",
+  suite: "named",
+  indexed: true,
+  async afterPrepare(sql, table) {
+    try {
+      await sql`
+        CREATE INDEX IF NOT EXISTS ${sql(createdIndexName(table))}
+        ON ${sql(table)} (created)
+      `;
+    } catch (error) {
+      throw new Error(
+        `postgres-indexed: cannot create the index on ${table}.created ` +
+          `(${errorMessage(error)}); the database user needs the right ` +
+          "to create indexes on the tables it creates",
+        { cause: error },
+      );
+    }
   },
-);
+});

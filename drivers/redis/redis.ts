@@ -201,8 +201,31 @@ function describeSettings(mode: RedisPersistence): string {
     .join(", ");
 }
 
-/** Optional parts of a driver made by {@link redisDriverFor}. */
+/**
+ * A driver made by {@link redisDriverFor}: its name, and what sets it apart
+ * from the `redis` driver (each optional part defaults to that driver's).
+ */
 export interface RedisDriverOptions {
+  /** The driver's name. */
+  readonly name: string;
+  /** The persistence mode of its server; `"none"` by default. */
+  readonly mode?: RedisPersistence;
+  /**
+   * Starts throwaway servers in that mode; the mode's service by default
+   * (`redisService`, `redisRdbService`, `redisAofService`).
+   */
+  readonly service?: ServiceDefinition;
+  /**
+   * The mode in a few words, for the description; the mode's by default
+   * (`"RDB snapshots"`, …).
+   */
+  readonly summary?: string;
+  /**
+   * Whether `prepare()` switches a user's server (`REDIS_URL`) to the mode;
+   * by default only when the mode is not `"none"` (the drivers whose point
+   * is the mode).
+   */
+  readonly enforceOnUserServer?: boolean;
   /** Connects the queue's clients; a plain {@link connect} by default. */
   readonly client?: (url: string) => Redis;
   /** See {@link Driver.suite}. */
@@ -232,27 +255,31 @@ function redisOrdering(choice: PackageChoice): OrderingSupport {
     };
 }
 
+/** Each persistence mode's throwaway server and words for a description. */
+const MODES: Readonly<
+  Record<RedisPersistence, { service: ServiceDefinition; summary: string }>
+> = {
+  none: {
+    service: redisService,
+    summary:
+      "no persistence on a throwaway server; a REDIS_URL server as configured",
+  },
+  rdb: { service: redisRdbService, summary: "RDB snapshots" },
+  aof: { service: redisAofService, summary: "AOF fsynced on every write" },
+};
+
 /**
  * Makes a driver for Fedify's Redis queue in one persistence mode.
  *
- * @param name The driver's name.
- * @param mode The persistence mode of its server.
- * @param service Starts throwaway servers in that mode.
- * @param summary The mode in a few words, for the description.
- * @param enforceOnUserServer Whether `prepare()` switches a user's server
- *   (`REDIS_URL`) to the mode.
- * @param options The client that connects the queue (`prepare()` and
- *   `cleanup()` always use a plain {@link connect}), and whether the driver
- *   is in the default suite.
+ * @param options Its name and what sets it apart from the `redis` driver:
+ *   the mode, the client that connects the queue (`prepare()` and
+ *   `cleanup()` always use a plain {@link connect}), its suite, ….
  */
-export function redisDriverFor(
-  name: string,
-  mode: RedisPersistence,
-  service: ServiceDefinition,
-  summary: string,
-  enforceOnUserServer: boolean,
-  options: RedisDriverOptions = {},
-): Driver {
+export function redisDriverFor(options: RedisDriverOptions): Driver {
+  const { name, mode = "none" } = options;
+  const service = options.service ?? MODES[mode].service;
+  const summary = options.summary ?? MODES[mode].summary;
+  const enforceOnUserServer = options.enforceOnUserServer ?? mode !== "none";
   const client = options.client ?? connect;
   const choice = options.choice ?? "follow-source";
   return {
@@ -349,44 +376,31 @@ export function redisDriverFor(
  * Fedify's Redis queue (sorted set + pub/sub + lock key): no persistence on
  * a throwaway server; a user's server (`REDIS_URL`) is left as configured.
  */
-export const redisDriver: Driver = redisDriverFor(
-  "redis",
-  "none",
-  redisService,
-  "no persistence on a throwaway server; a REDIS_URL server as configured",
-  false,
-  { suite: "default" },
-);
+export const redisDriver: Driver = redisDriverFor({
+  name: "redis",
+  suite: "default",
+});
 
 /**
  * `@fedify/redis` 1.8.7 from the registry whatever the source, for the
  * findings that rest on it and beside the source tree's `redis`.
  */
-export const redis187Driver: Driver = redisDriverFor(
-  "redis-1.8.7",
-  "none",
-  redisService,
-  "no persistence on a throwaway server; a REDIS_URL server as configured",
-  false,
-  { suite: "named", choice: "mapped" },
-);
+export const redis187Driver: Driver = redisDriverFor({
+  name: "redis-1.8.7",
+  suite: "named",
+  choice: "mapped",
+});
 
 /** Fedify's Redis queue on a server that takes RDB snapshots. */
-export const redisRdbDriver: Driver = redisDriverFor(
-  "redis-rdb",
-  "rdb",
-  redisRdbService,
-  "RDB snapshots",
-  true,
-  { suite: "named" },
-);
+export const redisRdbDriver: Driver = redisDriverFor({
+  name: "redis-rdb",
+  mode: "rdb",
+  suite: "named",
+});
 
 /** Fedify's Redis queue on a server that fsyncs every write to its AOF. */
-export const redisAofDriver: Driver = redisDriverFor(
-  "redis-aof",
-  "aof",
-  redisAofService,
-  "AOF fsynced on every write",
-  true,
-  { suite: "named" },
-);
+export const redisAofDriver: Driver = redisDriverFor({
+  name: "redis-aof",
+  mode: "aof",
+  suite: "named",
+});

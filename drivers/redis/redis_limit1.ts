@@ -23,7 +23,6 @@
  */
 import { Redis } from "ioredis";
 import type { Driver } from "../driver.ts";
-import { redisService } from "./redis_server.ts";
 import { connect, redisDriverFor } from "./redis.ts";
 
 /**
@@ -53,16 +52,11 @@ export class LimitOneRedis extends Redis {
  * Fedify's Redis queue as the `redis` driver runs it, but reading one ready
  * message per dequeue instead of the whole ready set.
  */
-export const redisLimit1Driver: Driver = redisDriverFor(
-  "redis-limit1",
-  "none",
-  redisService,
-  "each dequeue reads one ready message (LIMIT 0 1, through a wrapped " +
-    "client; an ablation, otherwise as redis)",
-  false,
-  {
-    suite: "named",
-    client: (url) => connect(url, LimitOneRedis),
-    readsBacklog: false,
-  },
-);
+export const redisLimit1Driver: Driver = redisDriverFor({
+  name: "redis-limit1",
+  summary: "each dequeue reads one ready message (LIMIT 0 1, through a " +
+    "wrapped client; an ablation, otherwise as redis)",
+  suite: "named",
+  client: (url) => connect(url, LimitOneRedis),
+  readsBacklog: false,
+});

@@ -62,8 +62,16 @@ function databaseFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
 }
 
-/** How {@link sqliteDriverFor} varies the `sqlite` driver for an ablation. */
-export interface SqliteVariant {
+/**
+ * A driver made by {@link sqliteDriverFor}: its name, and how it varies the
+ * `sqlite` driver for an ablation (each optional part defaults to that
+ * driver's).
+ */
+export interface SqliteDriverOptions {
+  /** The driver's name. */
+  readonly name: string;
+  /** What sets it apart, the end of its description; none by default. */
+  readonly detail?: string;
   /** The poll interval in seconds; the package's default (5) when absent. */
   readonly pollSeconds?: number;
   /**
@@ -79,30 +87,28 @@ export interface SqliteVariant {
 
 /**
  * The `sqlite` driver, or an ablation of it: the same file, table and
- * clean-up, with `variant` applied to the queue; `summary`, when given,
- * ends the description.
+ * clean-up, with `options` applied to the queue.
+ *
+ * @param options Its name and how it differs from the `sqlite` driver.
  */
-export function sqliteDriverFor(
-  name: string,
-  summary: string | null,
-  variant: SqliteVariant = {},
-): Driver {
+export function sqliteDriverFor(options: SqliteDriverOptions): Driver {
+  const { name, detail } = options;
   return {
     name,
     get description() {
       return `${
         packageLabel("sqlite")
       } SqliteMessageQueue (node:sqlite, one file shared by processes)` +
-        (summary == null ? "" : `, ${summary}`);
+        (detail == null ? "" : `, ${detail}`);
     },
     crossProcess: true,
     removes: "before-handler",
-    ...(variant.suite == null ? {} : { suite: variant.suite }),
-    ...(variant.Database == null && variant.runtimes == null ? {} : {
-      runtimes: variant.runtimes ?? ["deno", "node"],
+    ...(options.suite == null ? {} : { suite: options.suite }),
+    ...(options.Database == null && options.runtimes == null ? {} : {
+      runtimes: options.runtimes ?? ["deno", "node"],
       runtimesNote: SQLITE_RUNTIMES_NOTE,
     }),
-    quietPeriodSeconds: variant.pollSeconds ?? POLL_INTERVAL_SECONDS,
+    quietPeriodSeconds: options.pollSeconds ?? POLL_INTERVAL_SECONDS,
     get ordering() {
       return {
         supported: true,
@@ -158,7 +164,7 @@ export function sqliteDriverFor(
       };
     },
     open(config) {
-      return openSqlite(config, variant.pollSeconds, variant.Database);
+      return openSqlite(config, options.pollSeconds, options.Database);
     },
   };
 }
@@ -189,7 +195,7 @@ async function openDatabase(
 }
 
 /** Fedify's SQLite queue (one table, polled; WAL for several processes). */
-export const sqliteDriver: Driver = sqliteDriverFor("sqlite", null);
+export const sqliteDriver: Driver = sqliteDriverFor({ name: "sqlite" });
 
 /**
  * Opens the queue a `prepare` made, with the package's default poll

@@ -82,9 +82,10 @@ export function lockInDequeueDatabase(): Promise<typeof DatabaseSync> {
  * Fedify's SQLite queue as the `sqlite` driver runs it, but taking an
  * ordering key's lock in the transaction that dequeues its message.
  */
-export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor(
-  "sqlite-lock-in-dequeue",
-  "taking a key's lock in the dequeue's transaction (an ablation: " +
+export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor({
+  name: "sqlite-lock-in-dequeue",
+  detail: "taking a key's lock in the dequeue's transaction (an ablation: " +
     "otherwise as sqlite)",
-  { Database: lockInDequeueDatabase, suite: "named" },
-);
+  Database: lockInDequeueDatabase,
+  suite: "named",
+});

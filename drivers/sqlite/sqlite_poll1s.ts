@@ -18,9 +18,10 @@ import { sqliteDriverFor } from "./sqlite.ts";
 export const POLL_SECONDS = 1;
 
 /** Fedify's SQLite queue polling every second instead of every five. */
-export const sqlitePoll1sDriver: Driver = sqliteDriverFor(
-  "sqlite-poll1s",
-  `polling every ${POLL_SECONDS} s instead of 5 (an ablation: otherwise as ` +
-    "sqlite)",
-  { pollSeconds: POLL_SECONDS, suite: "named" },
-);
+export const sqlitePoll1sDriver: Driver = sqliteDriverFor({
+  name: "sqlite-poll1s",
+  detail: `polling every ${POLL_SECONDS} s instead of 5 (an ablation: ` +
+    "otherwise as sqlite)",
+  pollSeconds: POLL_SECONDS,
+  suite: "named",
+});
