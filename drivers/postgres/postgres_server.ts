@@ -89,7 +89,10 @@ export async function startPostgres(
 ): Promise<StartedServer> {
   const { dir, port, signal } = options;
   const tools = options.tools ??
-    await serverTools(postgresService.binaries, postgresFetcher, { signal });
+    await serverTools(postgresService.binaries, postgresFetcher, {
+      signal,
+      folders: postgresBinFolders(),
+    });
   signal?.throwIfAborted();
   const deadline = Date.now() + START_TIMEOUT_MS;
   const user = await serverUser();
@@ -248,12 +251,29 @@ export async function probePostgres(
   }
 }
 
+/**
+ * The newest first of `/usr/lib/postgresql/VERSION/bin`, where Debian keeps
+ * PostgreSQL's server binaries, off `PATH`.
+ */
+export function postgresBinFolders(): string[] {
+  try {
+    return [...Deno.readDirSync("/usr/lib/postgresql")]
+      .map((entry) => entry.name)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a))
+      .map((version) => `/usr/lib/postgresql/${version}/bin`);
+  } catch {
+    return [];
+  }
+}
+
 /** PostgreSQL, from `POSTGRES_URL` or a throwaway cluster. */
 export const postgresService: ServiceDefinition = {
   name: "postgres",
   urlEnv: "POSTGRES_URL",
   ports: { postgres: 5432, postgresql: 5432 },
   binaries: ["initdb", "postgres"],
+  binaryFolders: postgresBinFolders,
   installHint: "apt-get install postgresql",
   fetcher: postgresFetcher,
   start: startPostgres,

@@ -1,12 +1,15 @@
 /**
- * The queue servers the bench needs: given by URL (`REDIS_URL`,
- * `POSTGRES_URL`, …) or started as throwaway instances on free ports.
+ * The plumbing of the queue servers the bench needs, naming no backend: a
+ * server is given by URL (its definition's `urlEnv`) or started as a
+ * throwaway instance on a free port; the backends themselves, with their
+ * `ServiceDefinition`s, live in `drivers/<backend>/`, and the registry
+ * (`drivers/mod.ts`) tells this folder their facts (`registerBackends`).
  *
  * @example
  * ```ts
  * const services = new ServiceManager();
  * try {
- *   const { url } = await services.acquire(redisService);
+ *   const { url } = await services.acquire(definition); // e.g. a backend's
  *   // … run against url …
  * } finally {
  *   await services.stopAll();

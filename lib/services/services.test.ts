@@ -111,6 +111,34 @@ Deno.test("freePort() and binary lookup", () => {
   ]);
 });
 
+Deno.test("a server's folders off PATH are searched after PATH, for it only", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const name = "fqb-binary-off-path";
+    await Deno.writeTextFile(`${dir}/${name}`, "#!/bin/sh\n", { mode: 0o755 });
+    assert.equal(findBinary(name), undefined);
+    assert.equal(findBinary(name, [`${dir}/none`, dir]), `${dir}/${name}`);
+    assert.ok(findBinary("sh", [dir])?.endsWith("/sh"));
+    assert.deepEqual(missingBinaries([name, "sh"], [dir]), []);
+    assert.ok(!hasBinaries([name]));
+    const manager = new ServiceManager();
+    const def: ServiceDefinition = {
+      ...redisService,
+      name: "off-path",
+      urlEnv: "FQB_NO_SUCH_URL",
+      binaries: [name],
+      fetcher: undefined,
+    };
+    assert.equal(manager.availability(def).available, false);
+    assert.equal(
+      manager.availability({ ...def, binaryFolders: () => [dir] }).available,
+      true,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("ServiceManager.availability()", async () => {
   const manager = new ServiceManager();
   const missing: ServiceDefinition = {

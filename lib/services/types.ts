@@ -81,8 +81,17 @@ export interface ServiceDefinition {
    * `--worker-hosts` reroute the connections of URLs without a port by it.
    */
   readonly ports?: Readonly<Record<string, number>>;
-  /** Executables that must be on `PATH` to start a throwaway server. */
+  /**
+   * Executables that must be on `PATH` (or in {@link binaryFolders}) to
+   * start a throwaway server.
+   */
   readonly binaries: readonly string[];
+  /**
+   * Folders off `PATH` where the machine's install may keep
+   * {@link binaries}, searched after `PATH`, best first (e.g. Debian's
+   * `/usr/lib/postgresql/VERSION/bin`); none when absent.
+   */
+  binaryFolders?(): readonly string[];
   /** How to install the binaries, for the skip reason. */
   readonly installHint: string;
   /**
