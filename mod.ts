@@ -32,6 +32,11 @@ import { join } from "node:path";
 export type {
   DepthReport,
   Driver,
+  DriverCore,
+  DriverLifecycle,
+  DriverPackaging,
+  DriverService,
+  DriverTraits,
   Json,
   OpenedQueue,
   OrderingSupport,

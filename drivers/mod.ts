@@ -53,6 +53,11 @@ import {
 export type {
   DepthReport,
   Driver,
+  DriverCore,
+  DriverLifecycle,
+  DriverPackaging,
+  DriverService,
+  DriverTraits,
   Json,
   OpenedQueue,
   OrderingSupport,
