@@ -62,7 +62,7 @@ Deno.test("a fixture backend added with one registry line shows in every list", 
     // --help
     assert.match(
       benchHelp(registry),
-      /Servers: REDIS_URL, POSTGRES_URL, AMQP_URL, MYSQL_URL and\s+FIXTURE_QUEUE_URL are used when set/,
+      /Servers: REDIS_URL, POSTGRES_URL, AMQP_URL, MYSQL_URL and FIXTURE_QUEUE_URL are\nused when set;\n/,
     );
     // The packages the app installs on Node.js and Bun.
     const packages = appPackages({ npm: {}, local: {} });

@@ -173,10 +173,22 @@ export function benchHelpTable(
   const names = urlEnvs.length < 2
     ? urlEnvs.join("")
     : `${urlEnvs.slice(0, -1).join(", ")} and ${urlEnvs.at(-1)}`;
-  const servers = `Servers: ${names} are used when set;
+  const servers = `${wrapped(`Servers: ${names} are used when set;`)}
 otherwise the bench starts throwaway servers from the machine's install, or
 fetches Redis and PostgreSQL once into its cache folder where they are not
 installed (BENCH_CACHE_DIR moves the folder; BENCH_FETCH_SERVERS=no turns
 fetching off).`;
   return { ...BENCH, footer: `${servers}\n\n${BENCH.footer}` };
+}
+
+/** `text` wrapped at 80 columns (as the help's other lines are). */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.at(-1);
+    if (last != null && last.length + 1 + word.length <= 80) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines.join("\n");
 }
