@@ -2,7 +2,7 @@
  * RabbitMQ through `AmqpMessageQueue` of `@fedify/amqp`: the Fedify source
  * tree's when one is given (`--fedify-source`); otherwise, as the package is
  * not on the npm registry, the bench's stand-in that `deno.json` maps the
- * name to (`drivers/standins/amqp.ts`, whose module documentation lists how
+ * name to (`amqp_standin.ts`, whose module documentation lists how
  * it differs from upstream), which `amqp-standin` runs whatever the source.
  *
  * `amqp` runs the queue with `nativeRetrial: true`, the setting its

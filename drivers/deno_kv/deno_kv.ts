@@ -3,7 +3,7 @@
  * `DenoKvMessageQueue` of `@fedify/denokv`: the Fedify source tree's when
  * one is given (`--fedify-source`); otherwise, as the package is not on the
  * npm registry, the stand-in `deno.json` maps the name to
- * (`standins/denokv.ts`), which `deno-kv-standin` runs whatever the source.
+ * (`denokv_standin.ts`), which `deno-kv-standin` runs whatever the source.
  * Each run uses its own SQLite file in the run's temporary folder.
  *
  * Deno KV delivers at least once, and in the cross-process topology a
