@@ -13,7 +13,7 @@ import {
   survivors,
 } from "./lib/testing/mod.ts";
 import { assertCommitRecorded } from "./lib/testing/tools.ts";
-import { redisService } from "./lib/services/mod.ts";
+import { redisService } from "./drivers/redis/mod.ts";
 
 const BENCH = new URL("./bench.ts", import.meta.url).pathname;
 

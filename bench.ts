@@ -26,7 +26,6 @@ import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/watch.ts";
 import { ServiceManager, sweepStaleNamespaces } from "./lib/services/mod.ts";
-import { driverAvailability } from "./lib/run/configurations.ts";
 import { runSuite, sameMeasurement } from "./lib/run/suite.ts";
 import {
   latestRun,
@@ -36,6 +35,7 @@ import {
 } from "./lib/cli/paths.ts";
 import { commandLine } from "./lib/measure/provenance.ts";
 import { Interrupter } from "./lib/cli/interrupt.ts";
+import { driverList } from "./lib/cli/list.ts";
 import {
   useFedifySource,
   withRelativeSource,
@@ -54,18 +54,8 @@ function fail(message: string, code: number): never {
 }
 
 async function list(drivers: readonly Driver[]): Promise<void> {
-  const services = new ServiceManager();
-  const width = Math.max(...drivers.map((d) => d.name.length));
-  for (const driver of drivers) {
-    const availability = await driverAvailability(driver, services);
-    const state = availability.available
-      ? `available${availability.note ? ` (${availability.note})` : ""}`
-      : `unavailable: ${availability.reason}`;
-    console.log(
-      `${driver.name.padEnd(width)}  ${driver.description}\n${
-        " ".repeat(width)
-      }  ${state}`,
-    );
+  for (const line of await driverList(drivers, new ServiceManager())) {
+    console.log(line);
   }
   console.log(
     `\nA default run (deno task bench, no flags) takes about ` +

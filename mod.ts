@@ -31,9 +31,13 @@ import { writeResults } from "./lib/cli/write.ts";
 import { join } from "node:path";
 
 export type {
-  Availability,
   DepthReport,
   Driver,
+  DriverCore,
+  DriverLifecycle,
+  DriverPackaging,
+  DriverService,
+  DriverTraits,
   Json,
   OpenedQueue,
   OrderingSupport,
@@ -42,6 +46,7 @@ export type {
   SuiteTier,
 } from "./drivers/driver.ts";
 export type {
+  Availability,
   ServiceDefinition,
   StartedServer,
   StartOptions,

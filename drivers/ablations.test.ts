@@ -13,12 +13,10 @@ import { Buffer } from "node:buffer";
 import { Redis } from "ioredis";
 import type { Driver } from "./driver.ts";
 import { type ConfirmChannel, connect as connectAmqp } from "amqplib";
-import {
-  postgresService,
-  rabbitmqService,
-  redisService,
-  ServiceManager,
-} from "../lib/services/mod.ts";
+import { ServiceManager } from "../lib/services/mod.ts";
+import { rabbitmqService } from "./amqp/mod.ts";
+import { postgresService } from "./postgres/mod.ts";
+import { redisService } from "./redis/mod.ts";
 import { runSuite } from "../lib/run/suite.ts";
 import {
   assertExactAccounting,
@@ -31,19 +29,22 @@ import {
   connect as connectPostgres,
   postgres187Driver,
   postgresDriver,
-} from "./postgres.ts";
-import { createdIndexName, postgresIndexedDriver } from "./postgres_indexed.ts";
+} from "./postgres/postgres.ts";
+import {
+  createdIndexName,
+  postgresIndexedDriver,
+} from "./postgres/postgres_indexed.ts";
 import { followsSource } from "./packages.ts";
-import { connect as connectRedis, redisDriver } from "./redis.ts";
-import { LimitOneRedis, redisLimit1Driver } from "./redis_limit1.ts";
+import { connect as connectRedis, redisDriver } from "./redis/redis.ts";
+import { LimitOneRedis, redisLimit1Driver } from "./redis/redis_limit1.ts";
 import { sleep } from "../lib/system/sleep.ts";
-import { amqpDriver } from "./amqp.ts";
-import { amqpConfirmDriver, withConfirmChannels } from "./amqp_confirm.ts";
-import { sqliteDriver } from "./sqlite.ts";
-import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
-import { mysqlDriver } from "./mysql.ts";
-import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
-import { mariadbService } from "../lib/services/mod.ts";
+import { amqpDriver } from "./amqp/amqp.ts";
+import { amqpConfirmDriver, withConfirmChannels } from "./amqp/amqp_confirm.ts";
+import { sqliteDriver } from "./sqlite/sqlite.ts";
+import { sqlitePoll1sDriver } from "./sqlite/sqlite_poll1s.ts";
+import { mysqlDriver } from "./mysql/mysql.ts";
+import { mysqlPoll200msDriver } from "./mysql/mysql_poll200ms.ts";
+import { mariadbService } from "./mysql/mod.ts";
 
 const noRedis = serversMissing(redisService) != null;
 const noPostgres = serversMissing(postgresService) != null;

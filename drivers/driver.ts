@@ -13,9 +13,6 @@ import type { MessageQueue } from "@fedify/fedify";
 import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
 import type { RuntimeName } from "../lib/results/types.ts";
 
-export type { Availability } from "../lib/services/types.ts";
-export type { RuntimeName } from "../lib/results/types.ts";
-
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =
   | null
@@ -82,8 +79,12 @@ export interface OrderingSupport {
 /** What a queue's `getDepth()` reports; see {@link Driver.depth}. */
 export type DepthReport = "queued" | "ready-and-delayed";
 
-/** One kind of outbox queue that the bench can measure. */
-export interface Driver {
+/**
+ * What every driver has: its name, its description, and whether its queue
+ * is shared by processes.  A driver with only these runs no queue (as
+ * `none`, the baseline of sending without one).
+ */
+export interface DriverCore {
   /** Short, unique, lowercase name used on the command line. */
   readonly name: string;
   /** One line for `--list` and reports. */
@@ -95,6 +96,36 @@ export interface Driver {
    * consumes its own queue.
    */
   readonly crossProcess: boolean;
+}
+
+/**
+ * The queue's life, for a driver that has one: made empty by the runner
+ * for each run, opened in the sender and worker processes.
+ */
+export interface DriverLifecycle {
+  /** Runner side: makes an empty queue for one run.  Absent: no queue. */
+  prepare?(context: PrepareContext): Promise<PreparedQueue>;
+  /** Child side: opens the queue made by {@link prepare}. */
+  open?(config: Json): Promise<OpenedQueue>;
+}
+
+/** The server a driver needs, and whether it can run here. */
+export interface DriverService {
+  /** The server this driver needs, if any. */
+  readonly service?: ServiceDefinition;
+  /**
+   * Says whether the driver can run here; when it cannot, a one-line reason
+   * that names the fix.  Drivers with a {@link service} need not implement
+   * this: the service's availability is checked by the runner.
+   */
+  availability?(): Promise<Availability>;
+}
+
+/**
+ * What the queue does, as declared for the reports and the run's checks
+ * (each unknown, or the usual, when absent).
+ */
+export interface DriverTraits {
   /**
    * Whether the queue lives only in the memory of the process that consumes
    * it, so that a crash of that process loses every message it held, by
@@ -109,24 +140,6 @@ export interface Driver {
    * queue's turnaround then holds; unknown when absent.
    */
   readonly removes?: "before-handler" | "after-handler";
-  /**
-   * For a queue whose every dequeue reads its whole ready backlog, so that
-   * a message takes longer to get the more are waiting (Redis's queue reads
-   * its whole ready set; `@fedify/postgres` 1.8.7 sorts its unindexed
-   * table): what a dequeue costs per message waiting, ms
-   * (`lib/measure/backlog_cost.ts`, from results/dequeue-cost).  A stopped
-   * row's estimate then lets a delivery's time fall with the backlog
-   * instead of extrapolating a constant rate (`lib/measure/estimate.ts`).
-   * Absent for a queue whose dequeue does not read its backlog.
-   */
-  readonly dequeueMsPerQueued?: number;
-  /**
-   * Why {@link dequeueMsPerQueued} is there, in words, with where it was
-   * measured and its finding (`lib/measure/backlog_cost.ts`'s
-   * `backlogCause`): a row stopped because it cannot finish in time names
-   * it as the cause.
-   */
-  readonly backlogCause?: string;
   /**
    * What the queue promises about deliveries in normal operation (no crash):
    * `"exactly-once"` (the default) if every message is handled once;
@@ -146,8 +159,39 @@ export interface Driver {
    * declared by the driver" and count it unsupported when absent.
    */
   readonly ordering?: OrderingSupport;
-  /** The server this driver needs, if any. */
-  readonly service?: ServiceDefinition;
+  /**
+   * What the installed queue's `getDepth()` (optional in Fedify 2.3's
+   * `MessageQueue`) reports: `"ready-and-delayed"` when it counts ready and
+   * delayed messages apart, `"queued"` when it gives only their sum.
+   * Absent when the queue has no `getDepth()`.  A run with
+   * `--sample-depth` fails if the opened queue disagrees.
+   */
+  readonly depth?: DepthReport;
+  /**
+   * For a queue whose every dequeue reads its whole ready backlog, so that
+   * a message takes longer to get the more are waiting (Redis's queue reads
+   * its whole ready set; `@fedify/postgres` 1.8.7 sorts its unindexed
+   * table): what a dequeue costs per message waiting, ms
+   * (`lib/measure/backlog_cost.ts`, from results/dequeue-cost).  A stopped
+   * row's estimate then lets a delivery's time fall with the backlog
+   * instead of extrapolating a constant rate (`lib/measure/estimate.ts`).
+   * Absent for a queue whose dequeue does not read its backlog.
+   */
+  readonly dequeueMsPerQueued?: number;
+  /**
+   * Why {@link dequeueMsPerQueued} is there, in words, with where it was
+   * measured and its finding (`lib/measure/backlog_cost.ts`'s
+   * `backlogCause`): a row stopped because it cannot finish in time names
+   * it as the cause.
+   */
+  readonly backlogCause?: string;
+}
+
+/**
+ * Which code the queue is and where it runs: its module and package, the
+ * runtimes it runs on, and which suite runs it without naming it.
+ */
+export interface DriverPackaging {
   /**
    * The URL of a module whose default export is (or includes) this driver,
    * so that sender and worker processes can load it: set it to
@@ -162,6 +206,8 @@ export interface Driver {
    * under the official name.  Absent for drivers without a queue.
    */
   readonly queueSpecifier?: string;
+  /** npm packages whose versions the results record. */
+  readonly packages?: readonly string[];
   /**
    * The runtimes its queue runs on in the app's processes (`--runtime`);
    * every runtime when absent.  A configuration on another runtime is
@@ -179,24 +225,20 @@ export interface Driver {
    * ablation), which run only when named.
    */
   readonly suite?: SuiteTier;
-  /** npm packages whose versions the results record. */
-  readonly packages?: readonly string[];
-  /**
-   * What the installed queue's `getDepth()` (optional in Fedify 2.3's
-   * `MessageQueue`) reports: `"ready-and-delayed"` when it counts ready and
-   * delayed messages apart, `"queued"` when it gives only their sum.
-   * Absent when the queue has no `getDepth()`.  A run with
-   * `--sample-depth` fails if the opened queue disagrees.
-   */
-  readonly depth?: DepthReport;
-  /**
-   * Says whether the driver can run here; when it cannot, a one-line reason
-   * that names the fix.  Drivers with a {@link service} need not implement
-   * this: the service's availability is checked by the runner.
-   */
-  availability?(): Promise<Availability>;
-  /** Runner side: makes an empty queue for one run.  Absent: no queue. */
-  prepare?(context: PrepareContext): Promise<PreparedQueue>;
-  /** Child side: opens the queue made by {@link prepare}. */
-  open?(config: Json): Promise<OpenedQueue>;
 }
+
+/**
+ * One kind of outbox queue that the bench can measure: a small core
+ * ({@link DriverCore}) and optional capabilities, each of which a driver
+ * has or leaves out: a queue ({@link DriverLifecycle}), a server
+ * ({@link DriverService}), declared traits ({@link DriverTraits}), and its
+ * code's packages, runtimes and suite ({@link DriverPackaging}).  A driver
+ * is one object literal with whichever members it has.
+ */
+export interface Driver
+  extends
+    DriverCore,
+    DriverLifecycle,
+    DriverService,
+    DriverTraits,
+    DriverPackaging {}

@@ -12,7 +12,7 @@
  * replaces the worker once sending is over (a worker crash at 0 % of the
  * deliveries), and the new worker starts on the messages already in the
  * queue, which it drains at once.  The poll itself has its own focused test
- * beside the stand-in (`drivers/standins/denokv.test.ts`).
+ * beside the stand-in (`drivers/deno_kv/denokv_standin.test.ts`).
  *
  * Each path runs at ×1 and ×4 (the parallel wrapper around the same queue)
  * when the driver opens a queue of its own.  With a Fedify source tree

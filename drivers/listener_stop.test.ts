@@ -30,7 +30,10 @@ import assert from "node:assert/strict";
 import type { Driver, Json } from "./driver.ts";
 import { builtinDrivers } from "./mod.ts";
 import { FedifySource } from "./packages.ts";
-import { connect as connectPostgres, type PostgresConfig } from "./postgres.ts";
+import {
+  connect as connectPostgres,
+  type PostgresConfig,
+} from "./postgres/postgres.ts";
 import { driverAvailability } from "../lib/run/configurations.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
 import type { ServiceDefinition } from "../lib/services/types.ts";

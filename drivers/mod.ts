@@ -1,51 +1,76 @@
 /**
  * The driver registry: every built-in queue driver, and loading of a user's
- * own driver modules.  Adding a driver is one module in this folder and one
- * line in {@link builtinDrivers}.
+ * own driver modules.  Each backend has a folder here (`redis/`, …: its
+ * drivers, variants, stand-in and throwaway server, its face `mod.ts`);
+ * adding a driver is a module in its backend's folder and one line in
+ * {@link builtinDrivers}.  What lists backends derives from that list:
+ * `--list`, the help's server variables, and the facts `lib/services/`
+ * gets when this module loads ({@link backendFacts}: the URL variables
+ * whose passwords are hidden, the URL schemes' default ports, the packages
+ * the app installs on Node.js and Bun).
  *
  * @module
  */
+import { registerBackends } from "../lib/services/backends.ts";
+import { backendFacts } from "./backends.ts";
 import type { Driver } from "./driver.ts";
-import { amqpDefaultsDriver, amqpDriver, amqpStandInDriver } from "./amqp.ts";
-import { amqpConfirmDriver } from "./amqp_confirm.ts";
-import { amqpOrderedDriver } from "./amqp_ordered.ts";
+import {
+  amqpConfirmDriver,
+  amqpDefaultsDriver,
+  amqpDriver,
+  amqpOrderedDriver,
+  amqpStandInDriver,
+} from "./amqp/mod.ts";
 import {
   denoKvDriver,
+  denoKvFifoDriver,
   denoKvSingleDriver,
+  denoKvSingleFifoDriver,
   denoKvSingleStandInDriver,
   denoKvStandInDriver,
-} from "./deno_kv.ts";
-import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
-import { inProcessDriver } from "./in_process.ts";
-import { mysqlDriver } from "./mysql.ts";
-import { mysqlPoll200msDriver } from "./mysql_poll200ms.ts";
-import { noneDriver } from "./none.ts";
-import { postgres187Driver, postgresDriver } from "./postgres.ts";
-import { postgresIndexedDriver } from "./postgres_indexed.ts";
+} from "./deno_kv/mod.ts";
+import { inProcessDriver } from "./in_process/mod.ts";
+import { mysqlDriver, mysqlPoll200msDriver } from "./mysql/mod.ts";
+import { noneDriver } from "./none/mod.ts";
+import {
+  postgres187Driver,
+  postgresDriver,
+  postgresIndexedDriver,
+} from "./postgres/mod.ts";
 import {
   redis187Driver,
   redisAofDriver,
   redisDriver,
+  redisLimit1Driver,
   redisRdbDriver,
-} from "./redis.ts";
-import { redisLimit1Driver } from "./redis_limit1.ts";
-import { sqliteDriver } from "./sqlite.ts";
-import { sqlitePoll1sDriver } from "./sqlite_poll1s.ts";
-import { sqliteLockInDequeueDriver } from "./sqlite_lock_in_dequeue.ts";
+} from "./redis/mod.ts";
+import {
+  sqliteDriver,
+  sqliteLockInDequeueDriver,
+  sqlitePoll1sDriver,
+} from "./sqlite/mod.ts";
 
 export type {
-  Availability,
   DepthReport,
   Driver,
+  DriverCore,
+  DriverLifecycle,
+  DriverPackaging,
+  DriverService,
+  DriverTraits,
   Json,
   OpenedQueue,
   OrderingSupport,
   PrepareContext,
   PreparedQueue,
-  RuntimeName,
   SuiteTier,
 } from "./driver.ts";
+export type { RuntimeName } from "../lib/results/types.ts";
+export type { BackendFacts } from "../lib/services/backends.ts";
+export { backendFacts } from "./backends.ts";
+export { redactSecrets } from "../lib/services/secrets.ts";
 export type {
+  Availability,
   ServiceDefinition,
   StartedServer,
   StartOptions,
@@ -119,6 +144,9 @@ export const builtinDrivers: readonly Driver[] = [
   mysqlDriver,
   mysqlPoll200msDriver,
 ];
+
+// The lower layers learn the backends from the registry, never by name.
+registerBackends(backendFacts(builtinDrivers));
 
 /**
  * The drivers `deno task bench` runs when `--drivers` is not given: the

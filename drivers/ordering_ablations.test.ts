@@ -21,17 +21,21 @@ import assert from "node:assert/strict";
 import { serversMissing } from "../lib/testing/servers.ts";
 import { connect as connectAmqp } from "amqplib";
 import type { Driver, Json } from "./driver.ts";
-import { sqliteDriver } from "./sqlite.ts";
+import { sqliteDriver } from "./sqlite/sqlite.ts";
 import {
   lockInDequeueDatabase,
   sqliteLockInDequeueDriver,
-} from "./sqlite_lock_in_dequeue.ts";
-import { denoKvSingleDriver } from "./deno_kv.ts";
-import { denoKvFifoDriver, denoKvSingleFifoDriver } from "./deno_kv_fifo.ts";
-import { amqpDriver } from "./amqp.ts";
-import { amqpOrderedDriver, PARTITIONS } from "./amqp_ordered.ts";
+} from "./sqlite/sqlite_lock_in_dequeue.ts";
+import { denoKvSingleDriver } from "./deno_kv/deno_kv.ts";
+import {
+  denoKvFifoDriver,
+  denoKvSingleFifoDriver,
+} from "./deno_kv/deno_kv_fifo.ts";
+import { amqpDriver } from "./amqp/amqp.ts";
+import { amqpOrderedDriver, PARTITIONS } from "./amqp/amqp_ordered.ts";
 import { defaultSuite } from "./mod.ts";
-import { rabbitmqService, ServiceManager } from "../lib/services/mod.ts";
+import { ServiceManager } from "../lib/services/mod.ts";
+import { rabbitmqService } from "./amqp/mod.ts";
 import { sleep } from "../lib/system/sleep.ts";
 import { DatabaseSync, StatementSync } from "node:sqlite";
 

@@ -50,7 +50,7 @@ Deno.test("deno.json's names are recorded as name@version or a project path, nev
   const denoKv = mappedImplementation("@fedify/denokv");
   assert.deepEqual(
     [denoKv.resolved, denoKv.official, denoKv.origin],
-    ["drivers/standins/denokv.ts", false, "stand-in"],
+    ["drivers/deno_kv/denokv_standin.ts", false, "stand-in"],
   );
   assert.equal(mappedImplementation("@fedify/amqp").origin, "stand-in");
 });

@@ -397,7 +397,7 @@ function projectPath(url: string): string {
 }
 
 /**
- * Points the project's `#sqlite` forwarder (`drivers/sqlite_platform.ts`)
+ * Points the project's `#sqlite` forwarder (`drivers/sqlite/sqlite_platform.ts`)
  * at the module the sqlite package maps `#sqlite` to for this runtime,
  * before the package is imported: on Deno, what its own `deno.json` maps
  * (`src/sqlite.node.ts` at 2.3.5); on Node.js and Bun, what its

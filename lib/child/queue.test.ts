@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { checkDepthDeclared, openQueue } from "./queue.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";
 import { StopGuard } from "../system/stop_guard.ts";
-import { denoKvSingleDriver } from "../../drivers/deno_kv.ts";
-import { inProcessDriver } from "../../drivers/in_process.ts";
-import { sqliteDriver } from "../../drivers/sqlite.ts";
+import { denoKvSingleDriver } from "../../drivers/deno_kv/deno_kv.ts";
+import { inProcessDriver } from "../../drivers/in_process/in_process.ts";
+import { sqliteDriver } from "../../drivers/sqlite/sqlite.ts";
 import type { Driver } from "../../drivers/driver.ts";
 
 Deno.test({

@@ -6,7 +6,13 @@
  * @module
  */
 import {
+  backendFacts,
+  builtinDrivers,
+  type Driver,
+} from "../../drivers/mod.ts";
+import {
   BENCH,
+  benchHelpTable,
   type BenchValues,
   envNames,
   INSTANT_INBOX,
@@ -107,5 +113,15 @@ export function suiteParams(options: CliOptions): SuiteParams {
 /** The environment variables the bench reads (`TOTAL`, `RECIPIENTS`, …). */
 export const ENV_NAMES: readonly string[] = envNames(BENCH);
 
+/**
+ * The help text of a registry of `drivers`, naming their servers' URL
+ * variables.
+ *
+ * @param drivers The registry's drivers.
+ */
+export function benchHelp(drivers: readonly Driver[]): string {
+  return renderHelp(benchHelpTable(backendFacts(drivers).secretUrlEnvs));
+}
+
 /** The help text. */
-export const HELP: string = renderHelp(BENCH);
+export const HELP: string = benchHelp(builtinDrivers);

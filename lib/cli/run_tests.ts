@@ -20,13 +20,13 @@
 import { join, relative } from "node:path";
 import {
   FETCH_ENV,
-  mariadbService,
-  postgresService,
-  rabbitmqService,
-  redisService,
   type ServiceDefinition,
   ServiceManager,
 } from "../services/mod.ts";
+import { rabbitmqService } from "../../drivers/amqp/mod.ts";
+import { mariadbService } from "../../drivers/mysql/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
+import { redisService } from "../../drivers/redis/mod.ts";
 
 /** The servers the tests start, in the order the runner reports them. */
 const TEST_SERVERS: readonly ServiceDefinition[] = [

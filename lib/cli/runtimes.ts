@@ -12,6 +12,8 @@
 import { RUNTIME_NAMES } from "../params/mod.ts";
 import type { RuntimeName } from "../results/types.ts";
 import { errorMessage } from "../results/error_message.ts";
+// The registry registers the queues' packages the app installs.
+import "../../drivers/mod.ts";
 import { prepareAppRuntime } from "../services/app_runtimes.ts";
 
 const USAGE = `Usage: deno task runtimes [node,bun]

@@ -36,7 +36,12 @@ Deno.test("registry shapes count as official, other modules do not", () => {
       false,
       null,
     ],
-    ["@fedify/denokv", "file:///work/drivers/standins/denokv.ts", false, null],
+    [
+      "@fedify/denokv",
+      "file:///work/drivers/deno_kv/denokv_standin.ts",
+      false,
+      null,
+    ],
   ];
   for (const [specifier, resolved, official, version] of cases) {
     const got = describeImplementation(specifier, resolved);

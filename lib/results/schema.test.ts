@@ -13,7 +13,7 @@ import { steadyDocument } from "../testing/load_fixtures.ts";
 import { PARAMS, result } from "../testing/chart_fixtures.ts";
 import { serversMissing } from "../testing/servers.ts";
 import { assertCommitRecorded } from "../testing/tools.ts";
-import { postgresService } from "../services/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
 
 const schema = JSON.parse(
   await Deno.readTextFile(

@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { noneDriver } from "../../drivers/none.ts";
-import type { Availability, Driver } from "../../drivers/driver.ts";
+import { noneDriver } from "../../drivers/none/mod.ts";
+import type { Driver } from "../../drivers/driver.ts";
+import type { Availability } from "../services/types.ts";
 import {
   BASELINE_DRIVER,
   configurationId,

@@ -15,15 +15,15 @@ import {
   benchNamespaces,
   formatCpuList,
   namespacesUnavailable,
-  redisService,
   ServiceManager,
 } from "../services/mod.ts";
+import { redisService } from "../../drivers/redis/mod.ts";
 import {
   assertExactAccounting,
   assertOutcome,
   smallSuiteParams,
 } from "../testing/mod.ts";
-import { noneDriver } from "../../drivers/none.ts";
+import { noneDriver } from "../../drivers/none/none.ts";
 import { deploymentRecord } from "./deployment.ts";
 import { runSuite } from "./suite.ts";
 

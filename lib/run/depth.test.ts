@@ -5,7 +5,7 @@
  * and `supported: false` for a queue without `getDepth()`.
  */
 import assert from "node:assert/strict";
-import { inProcessDriver } from "../../drivers/in_process.ts";
+import { inProcessDriver } from "../../drivers/in_process/in_process.ts";
 import { loadDrivers } from "../../drivers/mod.ts";
 import { runSuite } from "./suite.ts";
 import { assertExactAccounting, smallSuiteParams } from "../testing/runs.ts";

@@ -4,8 +4,8 @@
  * `--delayed`, whose delayed messages wait beside the timed ready ones.
  */
 import assert from "node:assert/strict";
-import { inProcessDriver } from "../../drivers/in_process.ts";
-import { redis187Driver } from "../../drivers/redis.ts";
+import { inProcessDriver } from "../../drivers/in_process/in_process.ts";
+import { redis187Driver } from "../../drivers/redis/redis.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { measureDepthCost } from "./depth_cost.ts";
 import { measurePoint } from "./dequeue_point.ts";

@@ -16,7 +16,8 @@ import {
   survivors,
   withLogDir,
 } from "../testing/mod.ts";
-import { postgresService, redisService } from "../services/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
+import { redisService } from "../../drivers/redis/mod.ts";
 import {
   heldPostgresDriver,
   heldRedisAofDriver,

@@ -11,7 +11,7 @@ import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
 import { HELP, parseCli, suiteParams } from "../cli/params.ts";
 import { UsageError } from "../params/mod.ts";
 import { label, renderTable } from "../report/markdown.ts";
-import { postgresService } from "../services/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
 import { expandConfigurations, idOf } from "./configurations.ts";
 import { runSuite } from "./suite.ts";
 

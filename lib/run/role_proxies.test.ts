@@ -4,6 +4,8 @@
  * names neither is refused, and round trips per delivery come from each
  * proxy's turns.
  */
+// The registry registers the backends' URL variables and default ports.
+import "../../drivers/mod.ts";
 import assert from "node:assert/strict";
 import type { ProxyRecord, ProxyTraffic } from "../results/types.ts";
 import { urlEndpoint } from "../services/mod.ts";

@@ -37,7 +37,7 @@ import type {
 } from "../results/types.ts";
 import type { AppLauncher, ServiceManager } from "../services/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
-import { redactSecrets } from "../services/mod.ts";
+import { redactSecrets } from "../../drivers/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
 import { roundTo } from "../measure/stats.ts";

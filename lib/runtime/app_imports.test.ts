@@ -16,8 +16,8 @@ import {
 const imports: AppImports = {
   parent: "file:///cache/node-1/package.json",
   local: {
-    "#sqlite": "file:///repo/drivers/sqlite_platform.ts",
-    "@fedify/amqp": "file:///repo/drivers/standins/amqp.ts",
+    "#sqlite": "file:///repo/drivers/sqlite/sqlite_platform.ts",
+    "@fedify/amqp": "file:///repo/drivers/amqp/amqp_standin.ts",
   },
 };
 
@@ -45,10 +45,10 @@ Deno.test("imports from this project and a source tree resolve as deno.json maps
   const project = "file:///repo/lib/child/sender.ts";
   const tree = "file:///shared/fedify-2.3.5/packages/sqlite/src/mq.ts";
   assert.deepEqual(redirect(imports, "#sqlite", tree), {
-    url: "file:///repo/drivers/sqlite_platform.ts",
+    url: "file:///repo/drivers/sqlite/sqlite_platform.ts",
   });
   assert.deepEqual(redirect(imports, "@fedify/amqp", project), {
-    url: "file:///repo/drivers/standins/amqp.ts",
+    url: "file:///repo/drivers/amqp/amqp_standin.ts",
   });
   assert.deepEqual(redirect(imports, "@fedify/fedify", tree), {
     parent: imports.parent,
@@ -88,9 +88,9 @@ Deno.test("a source tree's mapped subpath imports point at the mapped file, noth
   assert.equal(
     rewriteSubpathImports(imports, source),
     [
-      'import { type PlatformDatabase, SqliteDatabase } from "/repo/drivers/sqlite_platform.ts";',
-      'export { x } from "/repo/drivers/sqlite_platform.ts";',
-      'const m = await import("/repo/drivers/sqlite_platform.ts");',
+      'import { type PlatformDatabase, SqliteDatabase } from "/repo/drivers/sqlite/sqlite_platform.ts";',
+      'export { x } from "/repo/drivers/sqlite/sqlite_platform.ts";',
+      'const m = await import("/repo/drivers/sqlite/sqlite_platform.ts");',
       'import { y } from "#unmapped";',
       'const text = "#sqlite";',
       'import { z } from "./sqlite.node.ts";',

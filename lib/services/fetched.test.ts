@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import {
   FETCH_ENV,
   fetchServer,
-  postgresService,
-  redisService,
   type ServerFetcher,
   type ServiceDefinition,
   ServiceManager,
 } from "./mod.ts";
+import { postgresService } from "../../drivers/postgres/mod.ts";
+import { redisService } from "../../drivers/redis/mod.ts";
 import { CACHE_ENV } from "../system/cache_dir.ts";
 import { dependencyGroups } from "./debian_packages.ts";
 import { withEnv } from "../testing/mod.ts";

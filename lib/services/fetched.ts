@@ -39,12 +39,18 @@ export interface ServerTools {
   readonly origin: string;
 }
 
-/** The programs of the machine's own install, found on `PATH`. */
-export function pathTools(binaries: readonly string[]): ServerTools {
+/**
+ * The programs of the machine's own install, found on `PATH` or in
+ * `folders` (a server's `binaryFolders`).
+ */
+export function pathTools(
+  binaries: readonly string[],
+  folders: readonly string[] = [],
+): ServerTools {
   const main = binaries.at(-1);
-  const found = main == null ? undefined : findBinary(main);
+  const found = main == null ? undefined : findBinary(main, folders);
   return {
-    path: (name) => findBinary(name) ?? name,
+    path: (name) => findBinary(name, folders) ?? name,
     env: {},
     origin: `PATH: ${found ?? main ?? "nothing"}`,
   };
@@ -128,7 +134,8 @@ const inFlight = new Map<ServerFetcher, Promise<FetchedServer>>();
  *
  * @param binaries The executables a throwaway server needs.
  * @param fetcher How to fetch them, if they can be.
- * @param options Told of a download; aborts it.
+ * @param options Told of a download; aborts it; the server's folders off
+ *   `PATH` (`binaryFolders`).
  */
 export async function serverTools(
   binaries: readonly string[],
@@ -136,12 +143,15 @@ export async function serverTools(
   options: {
     readonly onFetch?: (line: string) => void;
     readonly signal?: AbortSignal;
+    readonly folders?: readonly string[];
   } = {},
 ): Promise<ServerTools> {
+  const folders = options.folders ?? [];
   if (
-    fetcher == null || binaries.every((name) => findBinary(name) != null) ||
+    fetcher == null ||
+    binaries.every((name) => findBinary(name, folders) != null) ||
     (!fetchingAllowed() && !isFetched(fetcher))
-  ) return pathTools(binaries);
+  ) return pathTools(binaries, folders);
   if (!isFetched(fetcher)) options.onFetch?.(`fetching ${fetcher.what} …`);
   const fetched = await fetchServer(fetcher, options.signal);
   if (fetched.fetchedNow) {

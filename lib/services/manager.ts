@@ -95,7 +95,7 @@ export class ServiceManager {
       return { available: true, note: `uses $${def.urlEnv}` };
     }
     const server = def.binaries.at(-1) ?? def.name;
-    const missing = missingBinaries(def.binaries);
+    const missing = missingBinaries(def.binaries, binaryFolders(def));
     if (missing.length === 0) {
       return { available: true, note: `starts a throwaway ${server}` };
     }
@@ -149,17 +149,19 @@ export class ServiceManager {
     const availability = this.availability(def);
     if (
       !availability.available || def.fetcher == null ||
-      readEnv(def.urlEnv) != null || missingBinaries(def.binaries).length === 0
+      readEnv(def.urlEnv) != null ||
+      missingBinaries(def.binaries, binaryFolders(def)).length === 0
     ) return availability;
     try {
       await serverTools(def.binaries, def.fetcher, {
         onFetch: this.#onFetch,
         signal,
+        folders: binaryFolders(def),
       });
       return this.availability(def);
     } catch (error) {
       signal?.throwIfAborted();
-      const missing = missingBinaries(def.binaries);
+      const missing = missingBinaries(def.binaries, binaryFolders(def));
       return {
         available: false,
         reason: `${missing.join(", ")} not found, and fetching ` +
@@ -237,6 +239,7 @@ export class ServiceManager {
       const tools = await serverTools(def.binaries, def.fetcher, {
         onFetch: this.#onFetch,
         signal,
+        folders: binaryFolders(def),
       });
       const server = await def.start({ dir, port: freePort(), signal, tools });
       entry.server = server;
@@ -363,4 +366,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       signal.removeEventListener("abort", onAbort)
     );
   });
+}
+
+/** Where `def`'s executables may be besides `PATH`. */
+function binaryFolders(def: ServiceDefinition): readonly string[] {
+  return def.binaryFolders?.() ?? [];
 }

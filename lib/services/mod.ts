@@ -1,12 +1,15 @@
 /**
- * The queue servers the bench needs: given by URL (`REDIS_URL`,
- * `POSTGRES_URL`, …) or started as throwaway instances on free ports.
+ * The plumbing of the queue servers the bench needs, naming no backend: a
+ * server is given by URL (its definition's `urlEnv`) or started as a
+ * throwaway instance on a free port; the backends themselves, with their
+ * `ServiceDefinition`s, live in `drivers/<backend>/`, and the registry
+ * (`drivers/mod.ts`) tells this folder their facts (`registerBackends`).
  *
  * @example
  * ```ts
  * const services = new ServiceManager();
  * try {
- *   const { url } = await services.acquire(redisService);
+ *   const { url } = await services.acquire(definition); // e.g. a backend's
  *   // … run against url …
  * } finally {
  *   await services.stopAll();
@@ -21,20 +24,6 @@ export type {
   StartedServer,
   StartOptions,
 } from "./types.ts";
-export { mariadbService, probeMariadb, startMariadb } from "./mariadb.ts";
-export { postgresService, probePostgres, startPostgres } from "./postgres.ts";
-export { probeRabbitmq, rabbitmqService, startRabbitmq } from "./rabbitmq.ts";
-export {
-  probeRedis,
-  REDIS_PERSISTENCE,
-  redisAofService,
-  type RedisPersistence,
-  redisPersistenceArgs,
-  redisRdbService,
-  redisService,
-  startRedis,
-  type StartRedisOptions,
-} from "./redis.ts";
 export {
   freePort,
   hasBinaries,
@@ -62,12 +51,12 @@ export {
   type ServerFetcher,
   type ServerTools,
 } from "./fetched.ts";
+export { redactSecrets, registerSecrets } from "./secrets.ts";
 export {
-  EMBEDDED_POSTGRES_VERSION,
-  postgresFetcher,
-} from "./postgres_fetch.ts";
-export { redisFetcher } from "./redis_fetch.ts";
-export { redactSecrets, registerSecrets, SECRET_URL_ENVS } from "./secrets.ts";
+  type BackendFacts,
+  registerBackends,
+  registeredBackends,
+} from "./backends.ts";
 export { findBinary } from "./binaries.ts";
 export { redactUrl } from "./url_password.ts";
 export {

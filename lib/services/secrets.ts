@@ -1,28 +1,13 @@
 /**
  * Secrets kept out of logs, error messages and reports: the passwords of the
- * built-in services' URL variables, anything registered, and the password of
- * any URL in the text.
+ * registered backends' URL variables (`registerBackends`), anything
+ * registered here, and the password of any URL in the text.
  *
  * @module
  */
 import { readEnv } from "../system/env.ts";
-import { mariadbService } from "./mariadb.ts";
-import { postgresService } from "./postgres.ts";
-import { rabbitmqService } from "./rabbitmq.ts";
-import { redisService } from "./redis.ts";
+import { registeredBackends } from "./backends.ts";
 import { urlPassword } from "./url_password.ts";
-
-/**
- * Environment variables whose URL passwords {@link redactSecrets} hides: the
- * `urlEnv` of every built-in service (`REDIS_URL`, `POSTGRES_URL`,
- * `AMQP_URL`, `MYSQL_URL`).
- */
-export const SECRET_URL_ENVS: readonly string[] = [
-  ...new Set(
-    [redisService, postgresService, rabbitmqService, mariadbService]
-      .map((def) => def.urlEnv),
-  ),
-];
 
 /**
  * Secrets shorter than this are not replaced as bare strings (replacing every
@@ -68,16 +53,17 @@ const URL_WITH_PASSWORD =
 
 /**
  * Removes secrets from arbitrary text (logs, error messages, reports): the
- * password of every URL in `REDIS_URL`, `POSTGRES_URL`, `AMQP_URL` and
- * `MYSQL_URL`, everything given to {@link registerSecrets}, and the password
- * of any `scheme://user:password@` URL in the text.  Each becomes `***`.
+ * password of the URL in each registered backend's URL variable
+ * (`BackendFacts.secretUrlEnvs`), everything given to
+ * {@link registerSecrets}, and the password of any
+ * `scheme://user:password@` URL in the text.  Each becomes `***`.
  *
  * @param text Any text.
  * @returns The text without those secrets.
  */
 export function redactSecrets(text: string): string {
   const secrets = new Set(registeredSecrets);
-  for (const name of SECRET_URL_ENVS) {
+  for (const name of registeredBackends().secretUrlEnvs) {
     const url = readEnv(name);
     const password = url == null ? undefined : urlPassword(url);
     if (password != null) addSecret(secrets, password);

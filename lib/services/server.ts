@@ -38,22 +38,30 @@ export function freePort(): number {
 }
 
 /**
- * Lists the executables that are not on `PATH`.
+ * Lists the executables that are neither on `PATH` nor in `folders`.
  *
  * @param names Executable names.
+ * @param folders Where else to look (a server's `binaryFolders`).
  * @returns Those not found, in the given order.
  */
-export function missingBinaries(names: readonly string[]): string[] {
-  return names.filter((name) => findBinary(name) == null);
+export function missingBinaries(
+  names: readonly string[],
+  folders: readonly string[] = [],
+): string[] {
+  return names.filter((name) => findBinary(name, folders) == null);
 }
 
 /**
- * Tells whether every executable is on `PATH`.
+ * Tells whether every executable is on `PATH` or in `folders`.
  *
  * @param names Executable names.
+ * @param folders Where else to look (a server's `binaryFolders`).
  */
-export function hasBinaries(names: readonly string[]): boolean {
-  return missingBinaries(names).length === 0;
+export function hasBinaries(
+  names: readonly string[],
+  folders: readonly string[] = [],
+): boolean {
+  return missingBinaries(names, folders).length === 0;
 }
 
 /** How {@link waitUntilServing} checks on a server it has just spawned. */

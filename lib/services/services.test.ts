@@ -1,3 +1,5 @@
+// The registry registers the backends' URL variables and default ports.
+import "../../drivers/mod.ts";
 import assert from "node:assert/strict";
 import { Redis } from "ioredis";
 import postgres from "postgres";
@@ -6,17 +8,18 @@ import {
   freePort,
   hasBinaries,
   missingBinaries,
-  postgresService,
-  probePostgres,
-  probeRedis,
   redactSecrets,
   redactUrl,
-  redisService,
   registerSecrets,
   type ServiceDefinition,
   ServiceManager,
-  startRedis,
 } from "./mod.ts";
+import { postgresService, probePostgres } from "../../drivers/postgres/mod.ts";
+import {
+  probeRedis,
+  redisService,
+  startRedis,
+} from "../../drivers/redis/mod.ts";
 import {
   descendants,
   exists,
@@ -106,6 +109,34 @@ Deno.test("freePort() and binary lookup", () => {
   assert.deepEqual(missingBinaries(["sh", "no-such-binary-fqb"]), [
     "no-such-binary-fqb",
   ]);
+});
+
+Deno.test("a server's folders off PATH are searched after PATH, for it only", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const name = "fqb-binary-off-path";
+    await Deno.writeTextFile(`${dir}/${name}`, "#!/bin/sh\n", { mode: 0o755 });
+    assert.equal(findBinary(name), undefined);
+    assert.equal(findBinary(name, [`${dir}/none`, dir]), `${dir}/${name}`);
+    assert.ok(findBinary("sh", [dir])?.endsWith("/sh"));
+    assert.deepEqual(missingBinaries([name, "sh"], [dir]), []);
+    assert.ok(!hasBinaries([name]));
+    const manager = new ServiceManager();
+    const def: ServiceDefinition = {
+      ...redisService,
+      name: "off-path",
+      urlEnv: "FQB_NO_SUCH_URL",
+      binaries: [name],
+      fetcher: undefined,
+    };
+    assert.equal(manager.availability(def).available, false);
+    assert.equal(
+      manager.availability({ ...def, binaryFolders: () => [dir] }).available,
+      true,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("ServiceManager.availability()", async () => {

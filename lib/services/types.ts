@@ -1,5 +1,5 @@
 /**
- * Types for the queue servers (Redis, PostgreSQL, …) the bench either
+ * Types for the queue servers the bench either
  * connects to by URL or starts as throwaway instances, and whether one can
  * be had here.
  *
@@ -70,10 +70,28 @@ export interface StartedServer {
 export interface ServiceDefinition {
   /** Short name, for example `"redis"`. */
   readonly name: string;
-  /** The environment variable that holds a user-given URL. */
+  /**
+   * The environment variable that holds a user-given URL.  Its password is
+   * a secret: logs, errors and reports hide it (`redactSecrets`).
+   */
   readonly urlEnv: string;
-  /** Executables that must be on `PATH` to start a throwaway server. */
+  /**
+   * The port a client of the server assumes when a URL of each scheme
+   * names none, e.g. `{ redis: 6379, rediss: 6379 }`: `--queue-rtt` and
+   * `--worker-hosts` reroute the connections of URLs without a port by it.
+   */
+  readonly ports?: Readonly<Record<string, number>>;
+  /**
+   * Executables that must be on `PATH` (or in {@link binaryFolders}) to
+   * start a throwaway server.
+   */
   readonly binaries: readonly string[];
+  /**
+   * Folders off `PATH` where the machine's install may keep
+   * {@link binaries}, searched after `PATH`, best first (e.g. Debian's
+   * `/usr/lib/postgresql/VERSION/bin`); none when absent.
+   */
+  binaryFolders?(): readonly string[];
   /** How to install the binaries, for the skip reason. */
   readonly installHint: string;
   /**

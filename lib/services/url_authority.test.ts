@@ -3,6 +3,8 @@
  * put in with the credentials, path and query kept, and every URL of a
  * driver's configuration rerouted (what `--queue-rtt` does per role).
  */
+// The registry registers the backends' URL variables and default ports.
+import "../../drivers/mod.ts";
 import assert from "node:assert/strict";
 import {
   rerouteUrls,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { registeredBackends } from "./backends.ts";
 
 const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 
@@ -42,18 +43,6 @@ export function splitUrl(url: string): UrlParts | undefined {
   };
 }
 
-/** The ports the servers' clients assume when a URL names none. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = {
-  redis: 6379,
-  rediss: 6379,
-  postgres: 5432,
-  postgresql: 5432,
-  amqp: 5672,
-  amqps: 5671,
-  mysql: 3306,
-  mariadb: 3306,
-};
-
 /** Where a client of a URL connects. */
 export interface Endpoint {
   /** The host name or address (an IPv6 address without its brackets). */
@@ -64,7 +53,8 @@ export interface Endpoint {
 
 /**
  * The host and port a client of `url` connects to: the port written, or the
- * default port of a known scheme (`redis`, `postgres`, `amqp`, `mysql`, …).
+ * default port of a registered backend's scheme
+ * (`BackendFacts.defaultPorts`).
  * Returns `undefined` when the URL names no single TCP host and port (no
  * authority, several hosts, a Unix socket, an unknown scheme without a
  * port).
@@ -83,7 +73,9 @@ export function urlEndpoint(url: string): Endpoint | undefined {
   const [, host, port] = match;
   const hostname = host.startsWith("[") ? host.slice(1, -1) : host;
   const scheme = parts.scheme.slice(0, -3).toLowerCase();
-  const number = port == null ? DEFAULT_PORTS[scheme] : Number(port);
+  const number = port == null
+    ? registeredBackends().defaultPorts[scheme]
+    : Number(port);
   if (number == null || !(number > 0 && number < 65536)) return undefined;
   try {
     return { hostname: decodeURIComponent(hostname), port: number };

@@ -15,8 +15,12 @@ import type { Driver, Json } from "../../drivers/driver.ts";
 import {
   connect as connectPostgres,
   postgresDriver,
-} from "../../drivers/postgres.ts";
-import { connect, redisAofDriver, redisDriver } from "../../drivers/redis.ts";
+} from "../../drivers/postgres/postgres.ts";
+import {
+  connect,
+  redisAofDriver,
+  redisDriver,
+} from "../../drivers/redis/redis.ts";
 import { sleep } from "../system/sleep.ts";
 
 /** What a held driver's configuration holds besides the inner one's. */

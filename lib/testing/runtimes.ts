@@ -7,6 +7,8 @@
  *
  * @module
  */
+// The registry registers the queues' packages the app installs.
+import "../../drivers/mod.ts";
 import { prepareAppRuntime } from "../services/app_runtimes.ts";
 import type { RuntimeName } from "../results/types.ts";
 

@@ -145,14 +145,9 @@ export const BENCH: CommandTable<typeof PARAMS> = {
           : null,
     },
   ],
+  // The servers' paragraph comes first, from the registry: benchHelpTable.
   footer:
-    `Servers: REDIS_URL, POSTGRES_URL, AMQP_URL and MYSQL_URL are used when set;
-otherwise the bench starts throwaway servers from the machine's install, or
-fetches Redis and PostgreSQL once into its cache folder where they are not
-installed (BENCH_CACHE_DIR moves the folder; BENCH_FETCH_SERVERS=no turns
-fetching off).
-
-Precedence: a flag, then its environment variable, then the --scenario
+    `Precedence: a flag, then its environment variable, then the --scenario
 preset, then the default.
 
 Exit codes: 0 every configuration was measured as designed, whatever the
@@ -164,3 +159,37 @@ final write to OUT failed (the results are then in a fallback file it names,
 or on stdout); 2 bad input, or an --out that cannot be written (checked
 before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,
 };
+
+/**
+ * {@link BENCH} as `--help` shows it: its footer opens with where the
+ * servers come from, naming `urlEnvs`, the variables that give the
+ * registry's servers by URL (`drivers/mod.ts` knows them; this layer does
+ * not).
+ *
+ * @param urlEnvs The servers' URL variables, e.g. `["REDIS_URL"]`.
+ */
+export function benchHelpTable(
+  urlEnvs: readonly string[],
+): CommandTable<typeof PARAMS> {
+  const names = urlEnvs.length < 2
+    ? urlEnvs.join("")
+    : `${urlEnvs.slice(0, -1).join(", ")} and ${urlEnvs.at(-1)}`;
+  const servers = `${wrapped(`Servers: ${names} are used when set;`)}
+otherwise the bench starts throwaway servers from the machine's install, or
+fetches Redis and PostgreSQL once into its cache folder where they are not
+installed (BENCH_CACHE_DIR moves the folder; BENCH_FETCH_SERVERS=no turns
+fetching off).`;
+  return { ...BENCH, footer: `${servers}\n\n${BENCH.footer}` };
+}
+
+/** `text` wrapped at 80 columns (as the help's other lines are). */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.at(-1);
+    if (last != null && last.length + 1 + word.length <= 80) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines.join("\n");
+}
