@@ -42,10 +42,11 @@ Deno.test("a function at the limit, and arrows and expressions, are measured ali
   assert.equal(problems("/repo/lib/run/x.ts", method).length, 1);
 });
 
-Deno.test("tests and files outside lib/ are left alone", () => {
+Deno.test("tests, their helpers and files outside lib/ are left alone", () => {
   const long = functionOf(MAX_FUNCTION_LINES + 50);
   assert.deepEqual(problems("/repo/lib/run/x.test.ts", long), []);
   assert.deepEqual(problems("/repo/drivers/x.ts", long), []);
+  assert.deepEqual(problems("/repo/lib/testing/fixtures.ts", long), []);
   assert.ok(governed("C:\\repo\\lib\\x.ts"));
   assert.ok(!governed("/repo/library/x.ts"));
 });
@@ -53,4 +54,23 @@ Deno.test("tests and files outside lib/ are left alone", () => {
 Deno.test("linesSpanned counts the lines a range touches", () => {
   assert.equal(linesSpanned("a\nb\nc", 0, 5), 3);
   assert.equal(linesSpanned("abc", 0, 3), 1);
+});
+
+Deno.test("no function in lib/ is over the limit (deno lint runs the rule too)", async () => {
+  const lib = new URL("../../", import.meta.url);
+  const over: string[] = [];
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) await walk(url);
+      else if (entry.name.endsWith(".ts") && governed(url.pathname)) {
+        const source = await Deno.readTextFile(url);
+        for (const problem of problems(url.pathname, source)) {
+          over.push(`${url.pathname}: ${problem.message}`);
+        }
+      }
+    }
+  };
+  await walk(lib);
+  assert.deepEqual(over, []);
 });
