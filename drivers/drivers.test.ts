@@ -27,6 +27,10 @@
  * Node.js and Bun (`--runtime`) where this machine can install them
  * (`lib/testing/runtimes.ts` says why not where it cannot); a driver whose
  * queue runs on Deno only is skipped there, with its reason.
+ *
+ * These are minutes of tests: `deno task test` shares them between its two
+ * processes (`shardedTest`, lib/testing/shards.ts), so every test here is
+ * registered through it.
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -40,6 +44,7 @@ import {
 } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
 import { runtimesHere } from "../lib/testing/runtimes.ts";
+import { shardedTest } from "../lib/testing/shards.ts";
 import {
   FedifySource,
   SOURCE_PACKAGES,
@@ -79,7 +84,7 @@ for (const runtime of runtimes) {
     const suffix = onDeno ? "" : `-${runtime}`;
     const unavailable = await driverAvailability(driver, new ServiceManager());
     if (driver.runtimes != null && !driver.runtimes.includes(runtime)) {
-      Deno.test({
+      shardedTest({
         name: `${driver.name} on ${runtime}: skipped, with its reason`,
         ignore: !unavailable.available,
         sanitizeResources: false,
@@ -112,7 +117,7 @@ for (const runtime of runtimes) {
     // inboxes on; below that, the sender enqueues one message per inbox.  One
     // test per path, so that each stays short.
     for (const [path, recipients, parallel] of paths) {
-      Deno.test({
+      shardedTest({
         name: `${driver.name}${onDeno ? "" : ` on ${runtime}`}, ${
           path === "fanout" ? "with" : "without"
         } fanout: every delivery arrives ${
@@ -233,7 +238,7 @@ for (const runtime of runtimes) {
   }
 }
 
-Deno.test({
+shardedTest({
   name:
     "amqp-defaults on Fedify's own source (nativeRetrial: false): the second acknowledgement closes the channel and deliveries stop (Finding 1)",
   ignore: source == null ||

@@ -1,0 +1,47 @@
+/**
+ * One test file's tests shared between the test runner's processes.  A
+ * file whose tests take longer than one process should spend on one file
+ * (the round trips of every driver: minutes) registers each of them with
+ * {@link shardedTest} instead of `Deno.test`.  `deno task test` then runs
+ * it as several `deno test` processes (`lib/cli/test_plan.ts`), each with
+ * `TEST_SHARD=k/n` in its environment, and each registers the file's tests
+ * whose number mod n is k: together they run every test once, and both of
+ * the runner's processes take a part.  Without the variable (the file run
+ * on its own, `deno test FILE`) every test is registered, as `Deno.test`
+ * would.
+ *
+ * Every test of such a file goes through {@link shardedTest}: a `Deno.test`
+ * beside them would run in each shard.
+ *
+ * @module
+ */
+import {
+  parseShard,
+  type Shard,
+  SHARD_ENV,
+  shardLine,
+} from "../cli/test_plan.ts";
+
+let registered = 0;
+let shard: Shard | undefined | null = null;
+
+/**
+ * `Deno.test(definition)` when this process's shard (`TEST_SHARD`) takes
+ * the test; otherwise nothing.  Tests are dealt to the shards in the order
+ * they are registered (test i to shard i mod n), which is the same in
+ * every shard when the file registers them from the same data in the same
+ * order.  The first call in a shard prints which it is, by which the runner
+ * knows the file shared its tests rather than running them all.
+ *
+ * @param definition The test, as `Deno.test` takes it.
+ */
+export function shardedTest(definition: Deno.TestDefinition): void {
+  if (shard === null) {
+    shard = parseShard(Deno.env.get(SHARD_ENV));
+    if (shard != null) console.log(shardLine(shard));
+  }
+  const number = registered++;
+  if (shard == null || number % shard.count === shard.index) {
+    Deno.test(definition);
+  }
+}
