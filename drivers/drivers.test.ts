@@ -30,7 +30,9 @@
  *
  * These are minutes of tests: `deno task test` shares them between its two
  * processes (`shardedTest`, lib/testing/shards.ts), so every test here is
- * registered through it.
+ * registered through it.  The round trips of one server share it within a
+ * process (`SharedServers`), as a suite's configurations do: it starts once,
+ * and the last of its tests stops it and checks that it is gone.
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -44,6 +46,7 @@ import {
 } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
 import { runtimesHere } from "../lib/testing/runtimes.ts";
+import { SharedServers } from "../lib/testing/servers.ts";
 import { shardedTest } from "../lib/testing/shards.ts";
 import {
   FedifySource,
@@ -76,6 +79,7 @@ if (source != null) {
 }
 
 const runtimes = await runtimesHere();
+const shared = new SharedServers();
 
 for (const runtime of runtimes) {
   for (const driver of builtinDrivers) {
@@ -117,7 +121,7 @@ for (const runtime of runtimes) {
     // inboxes on; below that, the sender enqueues one message per inbox.  One
     // test per path, so that each stays short.
     for (const [path, recipients, parallel] of paths) {
-      shardedTest({
+      const here = shardedTest({
         name: `${driver.name}${onDeno ? "" : ` on ${runtime}`}, ${
           path === "fanout" ? "with" : "without"
         } fanout: every delivery arrives ${
@@ -131,8 +135,9 @@ for (const runtime of runtimes) {
         sanitizeResources: false,
         sanitizeOps: false,
         async fn(t) {
-          const services = new ServiceManager();
+          const services = shared.manager(driver.service);
           const pids: number[] = [];
+          let kept: number[] = [];
           try {
             {
               await t.step(
@@ -225,15 +230,18 @@ for (const runtime of runtimes) {
               );
             }
           } finally {
-            await services.stopAll();
+            kept = await shared.release(driver.service);
           }
+          // The server kept for this process's next test of it is checked
+          // by the test that stops it.
           assert.deepEqual(
-            await survivors(pids),
+            await survivors(pids.filter((pid) => !kept.includes(pid))),
             [],
             "no process outlives the runs",
           );
         },
       });
+      if (here && unavailable.available) shared.expect(driver.service);
     }
   }
 }

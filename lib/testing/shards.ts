@@ -34,14 +34,15 @@ let shard: Shard | undefined | null = null;
  * knows the file shared its tests rather than running them all.
  *
  * @param definition The test, as `Deno.test` takes it.
+ * @returns Whether this process registered the test.
  */
-export function shardedTest(definition: Deno.TestDefinition): void {
+export function shardedTest(definition: Deno.TestDefinition): boolean {
   if (shard === null) {
     shard = parseShard(Deno.env.get(SHARD_ENV));
     if (shard != null) console.log(shardLine(shard));
   }
   const number = registered++;
-  if (shard == null || number % shard.count === shard.index) {
-    Deno.test(definition);
-  }
+  if (shard != null && number % shard.count !== shard.index) return false;
+  Deno.test(definition);
+  return true;
 }
