@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   FETCH_ENV,
@@ -308,7 +308,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   const root = Deno.cwd();
-  const files = args.length > 0 ? [...args] : findTestFiles(root);
+  // As the list names them: relative to the root, `./` and `..` resolved.
+  const files = args.length > 0
+    ? args.map((a) => relative(root, resolve(root, a)))
+    : findTestFiles(root);
   const check = await new Deno.Command(Deno.execPath(), {
     args: ["check", "--unstable-kv", ...files],
     stdin: "null",
