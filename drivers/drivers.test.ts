@@ -30,9 +30,9 @@
  *
  * These are minutes of tests: `deno task test` shares them between its two
  * processes (`shardedTest`, lib/testing/shards.ts), so every test here is
- * registered through it.  The round trips of one server share it within a
- * process (`SharedServers`), as a suite's configurations do: it starts once,
- * and the last of its tests stops it and checks that it is gone.
+ * registered through it.  The round trips of one server run in one of them
+ * and share the server (`SharedServers`), as a suite's configurations do:
+ * it starts once, and the last of its tests stops it and checks it gone.
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -240,7 +240,7 @@ for (const runtime of runtimes) {
             "no process outlives the runs",
           );
         },
-      });
+      }, driver.service?.name);
       if (here && unavailable.available) shared.expect(driver.service);
     }
   }

@@ -116,8 +116,8 @@ Deno.test("brokenBecause: a failed test, an exit code, no summary, or a shard th
   assert.equal(
     brokenBecause(shard, {
       ...ok,
-      output: `TEST_SHARD=1/3: this process runs the file's tests whose ` +
-        `number mod 3 is 1\n${ok.output}`,
+      output: `TEST_SHARD=1/3: this process runs share 2 of 3 of the ` +
+        `file's tests\n${ok.output}`,
       counts: passed,
     }),
     undefined,

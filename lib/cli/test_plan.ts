@@ -58,7 +58,7 @@ export function parseShard(value: string | undefined): Shard | undefined {
  */
 export function shardLine(shard: Shard): string {
   return `${SHARD_ENV}=${shard.index}/${shard.count}: this process runs ` +
-    `the file's tests whose number mod ${shard.count} is ${shard.index}`;
+    `share ${shard.index + 1} of ${shard.count} of the file's tests`;
 }
 
 /**

@@ -4,9 +4,10 @@
  * (the round trips of every driver: minutes) registers each of them with
  * {@link shardedTest} instead of `Deno.test`.  `deno task test` then runs
  * it as several `deno test` processes (`lib/cli/test_plan.ts`), each with
- * `TEST_SHARD=k/n` in its environment, and each registers the file's tests
- * whose number mod n is k: together they run every test once, and both of
- * the runner's processes take a part.  Without the variable (the file run
+ * `TEST_SHARD=k/n` in its environment, and each registers its share of
+ * the file's tests (dealt in turn, a group of tests that share a server
+ * together): together they run every test once, and both of the runner's
+ * processes take a part.  Without the variable (the file run
  * on its own, `deno test FILE`) every test is registered, as `Deno.test`
  * would.
  *
@@ -22,27 +23,38 @@ import {
   shardLine,
 } from "../cli/test_plan.ts";
 
-let registered = 0;
+let dealt = 0;
 let shard: Shard | undefined | null = null;
+const groups = new Map<string, number>();
 
 /**
  * `Deno.test(definition)` when this process's shard (`TEST_SHARD`) takes
  * the test; otherwise nothing.  Tests are dealt to the shards in the order
- * they are registered (test i to shard i mod n), which is the same in
- * every shard when the file registers them from the same data in the same
- * order.  The first call in a shard prints which it is, by which the runner
- * knows the file shared its tests rather than running them all.
+ * they are registered, one each in turn, which is the same in every shard
+ * when the file registers them from the same data in the same order.  The
+ * tests of one `group` (those that share a server) all go where its first
+ * went, so that the server starts in one process rather than in each.  The
+ * first call in a shard prints which it is, by which the runner knows the
+ * file shared its tests rather than running them all.
  *
  * @param definition The test, as `Deno.test` takes it.
+ * @param group What the test shares with others, if anything.
  * @returns Whether this process registered the test.
  */
-export function shardedTest(definition: Deno.TestDefinition): boolean {
+export function shardedTest(
+  definition: Deno.TestDefinition,
+  group?: string,
+): boolean {
   if (shard === null) {
     shard = parseShard(Deno.env.get(SHARD_ENV));
     if (shard != null) console.log(shardLine(shard));
   }
-  const number = registered++;
-  if (shard != null && number % shard.count !== shard.index) return false;
+  let turn = group == null ? undefined : groups.get(group);
+  if (turn == null) {
+    turn = dealt++;
+    if (group != null) groups.set(group, turn);
+  }
+  if (shard != null && turn % shard.count !== shard.index) return false;
   Deno.test(definition);
   return true;
 }
