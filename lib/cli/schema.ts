@@ -1,9 +1,11 @@
 /**
  * `deno task schema`: writes results/schema.json from the results' types
  * (`ResultsDocument` in lib/results/document.ts and what it names), whose
- * JSDoc becomes each field's description, with the rules of
- * lib/results/schema_rules.ts laid on it.  `lib/cli/schema.test.ts` fails
- * when the file differs from what this would write.
+ * JSDoc becomes each field's description and whose JSDoc tags its bounds
+ * (`@minimum`, `@asType integer`, `@additionalProperties false`, …), with
+ * the rules of lib/results/schema_rules.ts laid on it.
+ * `lib/cli/schema.test.ts` fails when the file differs from what this would
+ * write.
  *
  * @module
  */
@@ -81,6 +83,9 @@ export async function schemaText(): Promise<string> {
       topRef: false,
       jsDoc: "extended",
       additionalProperties: true,
+      // Tags the generator does not know, taken as JSON: a closed object
+      // (`@additionalProperties false`) is said on its type or field.
+      extraTags: ["additionalProperties"],
     }).createSchema("ResultsDocument") as Node;
     const { $schema, ...rest } = generated;
     const schema: Node = {

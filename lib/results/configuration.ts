@@ -78,6 +78,7 @@ export interface SourceRefRecord {
    * Why {@link commit} is `null`, in the words of the environment's
    * `noCommitReason` (`not a git checkout`, `git not found`, …).  Absent
    * when a commit is recorded, and in files written before it was recorded.
+   * @minLength 1
    */
   readonly noCommitReason?: string;
 }
@@ -112,9 +113,15 @@ export type OrderingKey = "none" | "object";
 
 /** An inbox latency: fixed (`min === max`) or uniform over a range, in ms. */
 export interface LatencyRange {
-  /** Shortest answer delay, ms. */
+  /**
+   * Shortest answer delay, ms.
+   * @minimum 0
+   */
   readonly minMs: number;
-  /** Longest answer delay, ms. */
+  /**
+   * Longest answer delay, ms.
+   * @minimum 0
+   */
   readonly maxMs: number;
 }
 
@@ -122,11 +129,23 @@ export interface LatencyRange {
 export interface InboxProfile {
   /** Delay before each answer; `null` answers at once. */
   readonly latency: LatencyRange | null;
-  /** Share of deliveries answered 503 on their first attempt. */
+  /**
+   * Share of deliveries answered 503 on their first attempt.
+   * @minimum 0
+   * @maximum 1
+   */
   readonly errorRate: number;
-  /** Share of recipients whose inbox answers 410 Gone, always. */
+  /**
+   * Share of recipients whose inbox answers 410 Gone, always.
+   * @minimum 0
+   * @maximum 1
+   */
   readonly goneRate: number;
-  /** Share of deliveries whose first attempt has its connection dropped. */
+  /**
+   * Share of deliveries whose first attempt has its connection dropped.
+   * @minimum 0
+   * @maximum 1
+   */
   readonly dropRate: number;
   /** Whether to verify each request's HTTP signature. */
   readonly verifySignatures: boolean;
@@ -135,6 +154,8 @@ export interface InboxProfile {
   /**
    * Share of recipients whose inbox fails every request (503), on a host
    * of its own; absent when none (`--inbox-dead-rate`).
+   * @minimum 0
+   * @maximum 1
    */
   readonly deadRate?: number;
 }

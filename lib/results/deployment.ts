@@ -10,6 +10,7 @@
 /**
  * A row's deployment.  Every field is `null` for the default deployment:
  * the app on every core, its queue server on loopback.
+ * @additionalProperties false
  */
 export interface DeploymentRecord {
   /** The cores the app's processes were pinned to (`--cpus`); `null`: all. */
@@ -18,6 +19,7 @@ export interface DeploymentRecord {
    * The round trip the delay proxy added between the app and its queue
    * server, ms (`--queue-rtt`); `null` when there was no proxy (not asked,
    * or the queue has no server: see {@link notApplied}).
+   * @minimum 0
    */
   readonly queueRttMs: number | null;
   /**
@@ -29,6 +31,7 @@ export interface DeploymentRecord {
   /**
    * With `--worker-hosts`: each host's own address, one per namespace
    * made (no more than the worker processes).
+   * @minItems 1
    */
   readonly hostAddresses?: readonly string[];
   /** With `--cpus`: the CPUs each part of the run was pinned to. */
@@ -40,7 +43,10 @@ export interface DeploymentRecord {
   readonly notApplied?: Readonly<Record<string, string>>;
 }
 
-/** Which CPUs the parts of a run were pinned to (`taskset`), as CPU lists. */
+/**
+ * Which CPUs the parts of a run were pinned to (`taskset`), as CPU lists.
+ * @additionalProperties false
+ */
 export interface PinningRecord {
   /** The app's processes, the sender and the workers: e.g. `0`. */
   readonly app: string;
@@ -59,39 +65,75 @@ export interface PinningRecord {
   readonly serverNote?: string;
 }
 
-/** What one delay proxy carried over a run's measured window. */
+/**
+ * What one delay proxy carried over a run's measured window.
+ * @additionalProperties false
+ */
 export interface ProxyTraffic {
-  /** Connections carried: open when the window started, or opened in it. */
+  /**
+   * Connections carried: open when the window started, or opened in it.
+   * @minimum 0
+   * @asType integer
+   */
   readonly connections: number;
   /**
    * Round trips: chunks from the app that followed one from the server (or
    * opened a connection).  Pipelined requests sent together count once.
+   * @minimum 0
+   * @asType integer
    */
   readonly turns: number;
-  /** Chunks carried, both ways (reads from a socket, not packets). */
+  /**
+   * Chunks carried, both ways (reads from a socket, not packets).
+   * @minimum 0
+   * @asType integer
+   */
   readonly chunks: number;
-  /** Bytes from the app to the server. */
+  /**
+   * Bytes from the app to the server.
+   * @minimum 0
+   * @asType integer
+   */
   readonly bytesUp: number;
-  /** Bytes from the server to the app. */
+  /**
+   * Bytes from the server to the app.
+   * @minimum 0
+   * @asType integer
+   */
   readonly bytesDown: number;
   /**
    * The delay the proxy added to each chunk one way, read to written, ms:
    * never below the one asked; how far above says whether it kept up.
+   * @additionalProperties false
    */
   readonly addedDelayMs: {
+    /**
+     * @minimum 0
+     */
     readonly median: number | null;
+    /**
+     * @minimum 0
+     */
     readonly p99: number | null;
   };
-  /** The most chunks it carried within one second. */
+  /**
+   * The most chunks it carried within one second.
+   * @minimum 0
+   * @asType integer
+   */
   readonly busiestChunksPerSecond: number;
 }
 
 /**
  * The delay proxies of a `--queue-rtt` row: one for the sender's
  * connections and one for the workers', both to the same server.
+ * @additionalProperties false
  */
 export interface ProxyRecord {
-  /** The delay added each way, ms: half the round trip. */
+  /**
+   * The delay added each way, ms: half the round trip.
+   * @minimum 0
+   */
   readonly oneWayMs: number;
   /** The sender's connections. */
   readonly sender: ProxyTraffic;
@@ -102,6 +144,7 @@ export interface ProxyRecord {
 /**
  * Round trips to the queue server per delivery that arrived, counted at
  * the delay proxies (turns over distinct deliveries).
+ * @additionalProperties false
  */
 export interface RoundTripsRecord {
   /**
@@ -109,6 +152,7 @@ export interface RoundTripsRecord {
    * activity with Fedify's fanout, or an outbox message per recipient
    * without).  With no separate workers, the sender's whole traffic, its
    * dequeues included.  `null` when nothing arrived.
+   * @minimum 0
    */
   readonly enqueue: number | null;
   /**
@@ -116,6 +160,7 @@ export interface RoundTripsRecord {
    * message's enqueue of its outbox messages, polls, and with
    * `--sample-depth` the first worker's `getDepth()` calls.  `null` without
    * separate workers or when nothing arrived.
+   * @minimum 0
    */
   readonly dequeue: number | null;
 }

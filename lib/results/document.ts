@@ -19,7 +19,11 @@ import type { RunResult } from "./run.ts";
 
 /** A run whose figure deviates strongly from the other runs. */
 export interface Outlier {
-  /** Index into {@link ConfigurationResult.runs}. */
+  /**
+   * Index into {@link ConfigurationResult.runs}.
+   * @minimum 0
+   * @asType integer
+   */
   readonly run: number;
   /** The figure, e.g. `totalSeconds`. */
   readonly metric: string;
@@ -35,11 +39,21 @@ export interface Outlier {
  * {@link spread} gives each figure's min and max.
  */
 export interface ConfigurationResult extends RunResult {
-  /** e.g. `redis-x4`. */
+  /**
+   * e.g. `redis-x4`.
+   * @minLength 1
+   */
   readonly id: string;
-  /** Driver name ({@link BASELINE_DRIVER} for the direct-delivery floor). */
+  /**
+   * Driver name ({@link BASELINE_DRIVER} for the direct-delivery floor).
+   * @minLength 1
+   */
   readonly driver: string;
-  /** `ParallelMessageQueue` workers (1: no wrapper). */
+  /**
+   * `ParallelMessageQueue` workers (1: no wrapper).
+   * @minimum 1
+   * @asType integer
+   */
   readonly parallelism: number;
   /** Fedify's fanout option this configuration used. */
   readonly fanout?: FanoutMode;
@@ -65,17 +79,31 @@ export interface ConfigurationResult extends RunResult {
 export interface SuiteParams {
   /** How the fake inbox behaves; an instant, always-202 inbox when absent. */
   readonly inbox?: InboxProfile;
-  /** Activities per configuration. */
+  /**
+   * Activities per configuration.
+   * @minimum 1
+   * @asType integer
+   */
   readonly total: number;
-  /** Recipients per activity. */
+  /**
+   * Recipients per activity.
+   * @minimum 1
+   * @asType integer
+   */
   readonly recipients: number;
   /** Fedify's fanout option. */
   readonly fanout: FanoutMode;
   /** RSA modulus length of the sender's key. */
   readonly rsaBits: number;
-  /** Time limit per configuration, in seconds. */
+  /**
+   * Time limit per configuration, in seconds.
+   * @exclusiveMinimum 0
+   */
   readonly timeoutSeconds: number;
-  /** Stall window, in seconds. */
+  /**
+   * Stall window, in seconds.
+   * @exclusiveMinimum 0
+   */
   readonly stallTimeoutSeconds: number;
   /**
    * Per-row budget in seconds as asked (`--budget`): a run still delivering
@@ -86,12 +114,14 @@ export interface SuiteParams {
    * it (`resolvedBudget` in lib/run/budget.ts).  In files of runs that
    * budgeted each row by the `none` row's time, it is the budget resolved
    * from {@link budgetOfNone} or {@link budgetFallback}.
+   * @exclusiveMinimum 0
    */
   readonly budgetSeconds?: number;
   /**
    * In files of runs that budgeted each row by the `none` row's time:
    * {@link budgetSeconds} was this many times that row's total.  The bench
    * no longer writes it; the reports still read it.
+   * @exclusiveMinimum 0
    */
   readonly budgetOfNone?: number;
   /**
@@ -108,18 +138,35 @@ export interface SuiteParams {
    * early stop applied.
    */
   readonly earlyStop?: boolean;
-  /** Runs per configuration; top-level figures are medians over them. */
+  /**
+   * Runs per configuration; top-level figures are medians over them.
+   * @minimum 1
+   * @asType integer
+   */
   readonly runs?: number;
-  /** Worker processes per queue shared between processes (default 1). */
+  /**
+   * Worker processes per queue shared between processes (default 1).
+   * @minimum 1
+   * @asType integer
+   */
   readonly workers?: number;
   /**
    * Axes swept within the suite; each configuration records its own value.
    * `fanout` and `rsaBits` above are the first of each.
    */
   readonly axes?: {
+    /**
+     * @minItems 1
+     */
     readonly fanout: readonly FanoutMode[];
+    /**
+     * @minItems 1
+     */
     readonly rsaBits: readonly number[];
-    /** Absent in results written before ordering keys: `["none"]`. */
+    /**
+     * Absent in results written before ordering keys: `["none"]`.
+     * @minItems 1
+     */
     readonly orderingKey?: readonly OrderingKey[];
   };
   /** What the sender sends; `create` when absent. */
@@ -132,26 +179,31 @@ export interface SuiteParams {
   /**
    * Parallel wrappers each configuration above parallelism 1 runs with;
    * `["fedify"]` when absent.  A list sweeps them.
+   * @minItems 1
    */
   readonly parallelImpl?: readonly ParallelImpl[];
   /**
    * The runtimes the app's processes run on (`--runtime`); `["deno"]` when
    * absent.  A list sweeps them.
+   * @minItems 1
    */
   readonly runtime?: readonly RuntimeName[];
   /**
    * The cores the app's processes are pinned to (`--cpus`); absent: every
    * core.  A list sweeps them.
+   * @minItems 1
    */
   readonly cpus?: readonly number[];
   /**
    * The round trips, ms, a delay proxy adds between the app and its queue
    * server (`--queue-rtt`); absent: no proxy.  A list sweeps them.
+   * @minItems 1
    */
   readonly queueRttMs?: readonly number[];
   /**
    * Hosts of their own (network namespaces) the workers are spread over
    * (`--worker-hosts`); absent: the bench's host.  A list sweeps them.
+   * @minItems 1
    */
   readonly workerHosts?: readonly number[];
   /** Lowest level of Fedify's log kept; `warning` when absent. */
@@ -164,9 +216,17 @@ export interface SuiteParams {
     | "fatal";
   /** Crash tests: the share of deliveries after which to kill. */
   readonly crash?: {
-    /** Kill the consuming process(es) with SIGKILL and start fresh ones. */
+    /**
+     * Kill the consuming process(es) with SIGKILL and start fresh ones.
+     * @maximum 1
+     * @exclusiveMinimum 0
+     */
     readonly workerAt?: number;
-    /** Kill the queue server the bench started and restart it on its data. */
+    /**
+     * Kill the queue server the bench started and restart it on its data.
+     * @maximum 1
+     * @exclusiveMinimum 0
+     */
     readonly serverAt?: number;
   };
   /**
@@ -180,6 +240,8 @@ export interface SuiteParams {
    * The seed of the order each round runs its configurations in
    * (`--order-seed`; a random one, recorded here, when not given).  The
    * order itself is the document's `rounds`.
+   * @minimum 0
+   * @asType integer
    */
   readonly orderSeed?: number;
   /**
@@ -212,9 +274,15 @@ export interface ResultsDocument {
    * provenance fields may be absent.
    */
   readonly schemaVersion: 1 | 2;
-  /** ISO 8601. */
+  /**
+   * ISO 8601.
+   * @format date-time
+   */
   readonly startedAt: string;
-  /** ISO 8601; `null` while the suite is still running. */
+  /**
+   * ISO 8601; `null` while the suite is still running.
+   * @format date-time
+   */
   readonly finishedAt: string | null;
   /** The suite's parameters. */
   readonly params: SuiteParams;
@@ -225,6 +293,7 @@ export interface ResultsDocument {
    * first calibration) to this write; at the end, the whole suite.  With
    * `--resume`, this invocation's only.  Absent in files written before it
    * was recorded.
+   * @minimum 0
    */
   readonly suiteSeconds?: number;
   /**
@@ -242,6 +311,9 @@ export interface ResultsDocument {
    * Absent when the model fields are the measurement's own.
    */
   readonly remodelled?: {
+    /**
+     * @format date-time
+     */
     readonly at: string;
     readonly commit: { readonly sha: string; readonly dirty: boolean } | null;
     readonly ids: readonly string[];

@@ -31,10 +31,17 @@ export interface Environment {
   /** CPU model name, logical cores, and clock in MHz when known. */
   readonly cpu: {
     readonly model: string;
+    /**
+     * @minimum 0
+     * @asType integer
+     */
     readonly cores: number;
     readonly mhz: number | null;
   };
-  /** Total memory in bytes. */
+  /**
+   * Total memory in bytes.
+   * @minimum 0
+   */
   readonly memoryBytes: number;
   /** Operating system: pretty name, kernel release, architecture. */
   readonly os: {
@@ -72,6 +79,7 @@ export interface Environment {
    * {@link GIT_NOT_FOUND}, or what went wrong (`git failed: …`, `git could
    * not run: …`).  Absent when a commit is recorded, and in files written
    * before it was recorded.
+   * @minLength 1
    */
   readonly noCommitReason?: string;
   /**
@@ -85,7 +93,10 @@ export interface Environment {
 
 /** A git commit of this project, read when the suite started. */
 export interface Commit {
-  /** The full hash of `HEAD`. */
+  /**
+   * The full hash of `HEAD`.
+   * @pattern ^[0-9a-f]{40,64}$
+   */
   readonly sha: string;
   /**
    * Whether the working tree had changes not committed (`git status
@@ -109,7 +120,10 @@ export interface AppSignRate {
   readonly rsaSignsPerSecond: number;
   /** Min and max over the slices. */
   readonly spread: Spread;
-  /** How many slices. */
+  /**
+   * How many slices.
+   * @asType integer
+   */
   readonly slices: number;
 }
 
@@ -118,28 +132,45 @@ export interface AppSignRate {
  * median over short slices, with their min and max as its noise.
  */
 export interface CalibrationPoint {
-  /** When it started, ISO 8601. */
+  /**
+   * When it started, ISO 8601.
+   * @format date-time
+   */
   readonly measuredAt: string;
-  /** Slices each rate was measured in. */
+  /**
+   * Slices each rate was measured in.
+   * @minimum 1
+   * @asType integer
+   */
   readonly slices: number;
-  /** Seconds per slice. */
+  /**
+   * Seconds per slice.
+   * @exclusiveMinimum 0
+   */
   readonly sliceSeconds: number;
   /**
    * RSA-2048 RSASSA-PKCS1-v1_5 SHA-256 signatures per second, one at a time
    * on one core: the sender's dominant cost.
+   * @exclusiveMinimum 0
    */
   readonly rsaSignsPerSecond: number;
   /**
    * RSA-2048 signatures per second on {@link threads} threads at once, one
    * signature at a time on each: the parallelism a row could get.  Absent
    * in files written before it was recorded.
+   * @exclusiveMinimum 0
    */
   readonly rsaSignsPerSecondAllCores?: number;
-  /** Threads of {@link rsaSignsPerSecondAllCores}: the machine's cores. */
+  /**
+   * Threads of {@link rsaSignsPerSecondAllCores}: the machine's cores.
+   * @minimum 1
+   * @asType integer
+   */
   readonly threads?: number;
   /**
    * Loopback HTTP POSTs of a 2 KB JSON body per second, 8 in flight, to a
    * trivial server in its own process answering 202.
+   * @exclusiveMinimum 0
    */
   readonly loopbackRequestsPerSecond: number;
   /** Min and max of each rate over the slices. */
@@ -155,9 +186,15 @@ export interface CalibrationPoint {
  * {@link Spread} whose ends are rates, so above 0.
  */
 export interface RateSpread {
-  /** Smallest. */
+  /**
+   * Smallest.
+   * @exclusiveMinimum 0
+   */
   readonly min: number;
-  /** Largest. */
+  /**
+   * Largest.
+   * @exclusiveMinimum 0
+   */
   readonly max: number;
 }
 

@@ -35,20 +35,37 @@ export interface OrderingRecord {
  * backlog that retries and the circuit breaker built grew, beside the
  * healthy deliveries' throughput and latency.  `expected` counts the
  * healthy deliveries only.
+ * @additionalProperties false
  */
 export interface DelayedRecord {
-  /** The share of recipients whose inbox failed every request. */
+  /**
+   * The share of recipients whose inbox failed every request.
+   * @minimum 0
+   * @maximum 1
+   */
   readonly inboxDeadRate: number;
-  /** How many recipients were dead. */
+  /**
+   * How many recipients were dead.
+   * @minimum 0
+   * @asType integer
+   */
   readonly deadRecipients: number;
-  /** Requests to dead inboxes, retries included (none is a delivery). */
+  /**
+   * Requests to dead inboxes, retries included (none is a delivery).
+   * @minimum 0
+   * @asType integer
+   */
   readonly deadAttempts: number;
   /**
    * The largest delayed backlog from the start of sending to the run's
    * end, in messages, from {@link delayedSource}; `null` when unknown.
+   * @minimum 0
    */
   readonly peakDelayedBacklog: number | null;
-  /** Its mean over that time (two decimals); `null` when unknown. */
+  /**
+   * Its mean over that time (two decimals); `null` when unknown.
+   * @minimum 0
+   */
   readonly meanDelayedBacklog: number | null;
   /**
    * Where the figures above come from: `getDepth` (its `delayed`, sampled
@@ -56,9 +73,15 @@ export interface DelayedRecord {
    * wrapper: messages enqueued with a delay not yet due).
    */
   readonly delayedSource: "getDepth" | "bench";
-  /** The bench's own count's peak, whatever the source. */
+  /**
+   * The bench's own count's peak, whatever the source.
+   * @minimum 0
+   */
   readonly peakDelayedBacklogBench: number;
-  /** Healthy deliveries per second (`deliveriesPerSecond`). */
+  /**
+   * Healthy deliveries per second (`deliveriesPerSecond`).
+   * @minimum 0
+   */
   readonly healthyDeliveriesPerSecond: number | null;
   /** Healthy deliveries' latency (`latencyMs`). */
   readonly healthyLatencyMs: Percentiles | null;
@@ -76,15 +99,26 @@ export interface DelayedRecord {
  * (`--sample-depth`; docs/methodology.md defines the error), or the time a
  * call takes at given backlogs (dequeue-cost).  A queue without
  * `getDepth()` has only `supported: false`.
+ * @additionalProperties false
  */
 export interface DepthRecord {
   /** Whether the installed queue has `getDepth()`, as its driver declares. */
   readonly supported: boolean;
-  /** Samples judged (taken from the start of sending to the run's end). */
+  /**
+   * Samples judged (taken from the start of sending to the run's end).
+   * @minimum 0
+   * @asType integer
+   */
   readonly samples?: number;
-  /** The largest error of a sample, in messages. */
+  /**
+   * The largest error of a sample, in messages.
+   * @minimum 0
+   */
   readonly maxAbsError?: number;
-  /** The mean error over the samples, in messages. */
+  /**
+   * The mean error over the samples, in messages.
+   * @minimum 0
+   */
   readonly meanAbsError?: number;
   /** The largest true depth at a sample, for scale. */
   readonly peakTrueDepth?: number;

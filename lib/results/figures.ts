@@ -8,7 +8,10 @@
 /** How a configuration ended. */
 export type Status = "ok" | "incomplete" | "failed" | "skipped";
 
-/** Percentiles of a distribution, in milliseconds. */
+/**
+ * Percentiles of a distribution, in milliseconds.
+ * @additionalProperties false
+ */
 export interface Percentiles {
   /** Median. */
   readonly p50: number;

@@ -18,7 +18,10 @@ export type ArrivalPattern = "poisson" | "fixed";
 export interface LoadParams {
   /** Offered rates to sweep, activities per second; empty for none. */
   readonly rates: readonly number[];
-  /** Seconds over which the activities of a rate run arrive. */
+  /**
+   * Seconds over which the activities of a rate run arrive.
+   * @exclusiveMinimum 0
+   */
   readonly durationSeconds: number;
   /** How arrivals are spaced. */
   readonly arrivals: ArrivalPattern;
@@ -28,6 +31,7 @@ export interface LoadParams {
    * Seconds a rate run waits after its arrival window for the deliveries
    * still queued; what has not arrived by then is reported missing and the
    * run `incomplete`.
+   * @minimum 0
    */
   readonly drainSeconds: number;
   /** Closed-loop send loops to sweep (`--senders`); empty for none. */
@@ -37,52 +41,77 @@ export interface LoadParams {
     /**
      * The p99 latency bound judged at the capacity found, ms: a verdict of
      * its own, not a condition of keeping up.
+     * @exclusiveMinimum 0
      */
     readonly latencyBoundMs: number;
-    /** Seconds the search may take per configuration. */
+    /**
+     * Seconds the search may take per configuration.
+     * @exclusiveMinimum 0
+     */
     readonly timeBoxSeconds: number;
-    /** The first rate probed, activities per second. */
+    /**
+     * The first rate probed, activities per second.
+     * @exclusiveMinimum 0
+     */
     readonly startRate: number;
     /**
      * Seconds of arrivals per probe (`--probe-duration`); absent in files
      * whose probes used {@link LoadParams.durationSeconds}.
+     * @exclusiveMinimum 0
      */
     readonly probeSeconds?: number;
     /**
      * Seconds a probe waits after its arrivals for the rest
      * (`--probe-drain`); absent in files whose probes waited the latency
      * bound plus 2 s.
+     * @minimum 0
      */
     readonly probeDrainSeconds?: number;
   };
-  /** Seconds of the idle measurement (`--idle`), when asked. */
+  /**
+   * Seconds of the idle measurement (`--idle`), when asked.
+   * @exclusiveMinimum 0
+   */
   readonly idleSeconds?: number;
 }
 
 /** How an open-loop run went against its schedule. */
 export interface LoadRecord {
-  /** The rate asked for, activities per second. */
+  /**
+   * The rate asked for, activities per second.
+   * @minimum 0
+   */
   readonly nominalRate: number;
   /** How arrivals were spaced. */
   readonly arrivals: ArrivalPattern;
-  /** Seconds of the arrival window. */
+  /**
+   * Seconds of the arrival window.
+   * @minimum 0
+   */
   readonly durationSeconds: number;
-  /** Activities the schedule held. */
+  /**
+   * Activities the schedule held.
+   * @minimum 0
+   * @asType integer
+   */
   readonly activities: number;
   /**
    * Activities scheduled per second over the measured window (the second
    * half of the arrival window), as the seeded schedule drew them.
+   * @minimum 0
    */
   readonly offeredRate: number;
   /**
    * Activities delivered per second over the same window (distinct
    * deliveries that arrived in it, divided by the recipients).
+   * @minimum 0
    */
   readonly achievedRate: number;
   /**
    * How much the achieved rate may fall short of the offered one by chance
    * in this run: twice the standard error of the per-slice differences,
    * and at least 3% of the offered rate; activities per second.
+   * @minimum 0
    */
   readonly noise: number;
   /**
@@ -90,7 +119,10 @@ export interface LoadRecord {
    * (least squares), and its standard error.
    */
   readonly backlogSlope: number;
-  /** Standard error of {@link backlogSlope}. */
+  /**
+   * Standard error of {@link backlogSlope}.
+   * @minimum 0
+   */
   readonly backlogSlopeError: number;
   /**
    * `fell-behind` when the backlog still grew at the end of the arrival
@@ -104,6 +136,7 @@ export interface LoadRecord {
   /**
    * Deliveries scheduled (their activity's start time passed) but not yet
    * arrived, at the end of the arrival window.
+   * @minimum 0
    */
   readonly backlogAtEnd: number;
   /**
@@ -132,7 +165,10 @@ export interface LoadRecord {
 
 /** One probe of a max-rate search. */
 export interface MaxRateProbe {
-  /** The rate probed, activities per second. */
+  /**
+   * The rate probed, activities per second.
+   * @minimum 0
+   */
   readonly rate: number;
   /**
    * Whether the configuration kept up with it: finished with every
@@ -145,16 +181,27 @@ export interface MaxRateProbe {
   readonly status: Status;
   /** The run's verdict, when it got far enough to have one. */
   readonly verdict: "kept-up" | "fell-behind" | null;
-  /** p99 latency from the scheduled start, ms, over what arrived. */
+  /**
+   * p99 latency from the scheduled start, ms, over what arrived.
+   * @minimum 0
+   */
   readonly p99Ms: number | null;
-  /** Deliveries that had not arrived when the probe ended. */
+  /**
+   * Deliveries that had not arrived when the probe ended.
+   * @minimum 0
+   * @asType integer
+   */
   readonly missing: number;
   /**
    * Activities scheduled per second over the probe's measured window;
    * absent in older files and when the probe broke.
+   * @minimum 0
    */
   readonly offeredRate?: number | null;
-  /** Activities delivered per second over the same window. */
+  /**
+   * Activities delivered per second over the same window.
+   * @minimum 0
+   */
   readonly achievedRate?: number | null;
   /**
    * Whether the probe's backlog stayed bounded (`LoadRecord.backlogBounded`),
@@ -171,15 +218,23 @@ export interface MaxRateRecord {
    * with (every delivery arriving, the backlog bounded), whatever its
    * latency; `null` when even the lowest probe failed.  (In files without
    * {@link latencyBoundMet}, p99 latency had to be under the bound too.)
+   * @minimum 0
    */
   readonly activitiesPerSecond: number | null;
-  /** The same in deliveries per second (`× recipients`). */
+  /**
+   * The same in deliveries per second (`× recipients`).
+   * @minimum 0
+   */
   readonly deliveriesPerSecond: number | null;
-  /** The p99 latency bound, ms. */
+  /**
+   * The p99 latency bound, ms.
+   * @exclusiveMinimum 0
+   */
   readonly latencyBoundMs: number;
   /**
    * p99 latency, from the scheduled start, of the probe at the capacity,
    * ms; `null` when nothing kept up or nothing arrived.
+   * @minimum 0
    */
   readonly p99AtCapacityMs?: number | null;
   /**
@@ -191,6 +246,7 @@ export interface MaxRateRecord {
    * The final bracket's width as a fraction: lowest failed rate over the
    * capacity, minus one (`0.09`: capacity known within 9%); `null` when
    * there is no bracket (nothing failed, or nothing kept up).
+   * @minimum 0
    */
   readonly resolution?: number | null;
   /**
@@ -201,36 +257,59 @@ export interface MaxRateRecord {
    * lowest rate tried).
    */
   readonly stoppedBy: "bracketed" | "generator" | "time-box" | "lowest-failed";
-  /** The lowest rate that failed, if any, activities per second. */
+  /**
+   * The lowest rate that failed, if any, activities per second.
+   * @minimum 0
+   */
   readonly lowestFailedRate: number | null;
   /** Every probe, in order. */
   readonly probes: readonly MaxRateProbe[];
-  /** Seconds the search took. */
+  /**
+   * Seconds the search took.
+   * @minimum 0
+   */
   readonly seconds: number;
 }
 
 /** One process measured while its queue sat empty. */
 export interface IdleProcess {
-  /** `sender`, `worker` or `server`. */
+  /**
+   * `sender`, `worker` or `server`.
+   * @minLength 1
+   */
   readonly role: string;
-  /** Its process id. */
+  /**
+   * Its process id.
+   * @minimum 1
+   * @asType integer
+   */
   readonly pid: number;
-  /** CPU time over the window as a share of one core, percent. */
+  /**
+   * CPU time over the window as a share of one core, percent.
+   * @minimum 0
+   */
   readonly cpuPercent: number | null;
-  /** Resident set size at the end of the window, bytes. */
+  /**
+   * Resident set size at the end of the window, bytes.
+   * @minimum 0
+   */
   readonly rssBytes: number | null;
   /**
    * Context switches over the window (voluntary and not) of every thread
    * alive at its end (for a server, of its whole tree): how often it woke.
    * Threads that ended within the window are not counted, so it is a lower
    * bound; `null` where `/proc` cannot tell.
+   * @minimum 0
    */
   readonly wakeups: number | null;
 }
 
 /** The idle measurement of a configuration (`--idle`). */
 export interface IdleRecord {
-  /** Seconds measured, after start-up and a short settling time. */
+  /**
+   * Seconds measured, after start-up and a short settling time.
+   * @minimum 0
+   */
   readonly seconds: number;
   /** Every process of the app and its queue server. */
   readonly processes: readonly IdleProcess[];

@@ -29,33 +29,46 @@ import type { IdleRecord, LoadRecord, MaxRateRecord } from "./load.ts";
 export interface ProcessRecord {
   /** `inbox`, `sender`, `worker` or `server`. */
   readonly role: string;
-  /** Its process id (for checking that nothing outlives the run). */
+  /**
+   * Its process id (for checking that nothing outlives the run).
+   * @minimum 1
+   * @asType integer
+   */
   readonly pid: number;
   /**
    * User + system CPU seconds from the start of sending to the end of the
    * run (start-up excluded); for a server, of its whole process tree.
    * `null` when it could not be read.
+   * @minimum 0
    */
   readonly cpuSeconds?: number | null;
-  /** Peak resident set size in bytes (VmHWM), `null` when unknown. */
+  /**
+   * Peak resident set size in bytes (VmHWM), `null` when unknown.
+   * @minimum 0
+   */
   readonly peakRssBytes?: number | null;
   /**
    * Of {@link cpuSeconds}, the process's main thread's (a Deno process's
    * event loop, which runs one thing at a time); absent for a server and
    * where it could not be read.
+   * @minimum 0
    */
   readonly mainThreadCpuSeconds?: number;
   /**
    * The network namespace it ran in (`net:[INODE]`, from
    * `/proc/PID/ns/net`) when it was not the bench's: a worker on a host of
    * its own (`--worker-hosts`).  Absent on the bench's host.
+   * @pattern ^net:\[\d+\]$
    */
   readonly network?: string;
 }
 
 /** How a run went over time; seconds count from the first `sendActivity` call. */
 export interface Timeline {
-  /** Width of the buckets of {@link deliveries}, seconds. */
+  /**
+   * Width of the buckets of {@link deliveries}, seconds.
+   * @exclusiveMinimum 0
+   */
   readonly bucketSeconds: number;
   /** Distinct deliveries per second in each bucket (bucket start time). */
   readonly deliveries: Series;
@@ -74,20 +87,26 @@ export interface EstimateRecord {
   /**
    * Estimated seconds from the first `sendActivity` call to the last
    * delivery: comparable with a finished run's `totalSeconds`.
+   * @minimum 0
    */
   readonly totalSeconds: number;
   /**
    * The optimistic bound: the rest taking 0.7 of the time estimated for it
    * (`REST_LOW`, the back-test's range; older files: 0.4, or the rest
    * going 4× faster).
+   * @minimum 0
    */
   readonly lowSeconds: number;
   /**
    * The pessimistic bound: the rest taking 1.3 of its estimate (`REST_HIGH`;
    * older files: 1.2, or 2× slower).
+   * @minimum 0
    */
   readonly highSeconds: number;
-  /** Deliveries per second over the window the estimate used. */
+  /**
+   * Deliveries per second over the window the estimate used.
+   * @exclusiveMinimum 0
+   */
   readonly deliveriesPerSecond: number;
   /**
    * Whether that rate had settled: the window's newer half within 25% of
@@ -101,7 +120,10 @@ export interface EstimateRecord {
   readonly halfRates?: readonly [number, number];
   /** What stopped the run: its budget (`--budget`) or the time limit. */
   readonly stoppedBy: "budget" | "time limit";
-  /** How the estimate was made, in words. */
+  /**
+   * How the estimate was made, in words.
+   * @minLength 1
+   */
   readonly basis: string;
 }
 
@@ -127,11 +149,23 @@ export interface RunResult {
   readonly status: Status;
   /** Why it is not `ok`; `null` when it is. */
   readonly reason: string | null;
-  /** `total × recipients`. */
+  /**
+   * `total × recipients`.
+   * @minimum 0
+   * @asType integer
+   */
   readonly expected: number;
-  /** Distinct (activity, recipient) pairs that arrived. */
+  /**
+   * Distinct (activity, recipient) pairs that arrived.
+   * @minimum 0
+   * @asType integer
+   */
   readonly delivered: number;
-  /** Arrivals beyond the first of a pair. */
+  /**
+   * Arrivals beyond the first of a pair.
+   * @minimum 0
+   * @asType integer
+   */
   readonly duplicates: number;
   /**
    * For each activity some of whose deliveries arrived more than once, how
@@ -144,22 +178,40 @@ export interface RunResult {
   /**
    * Deliveries that should have arrived and did not:
    * `expected - delivered - gone`.
+   * @minimum 0
+   * @asType integer
    */
   readonly missing: number;
-  /** Inbox requests that were no expected delivery. */
+  /**
+   * Inbox requests that were no expected delivery.
+   * @minimum 0
+   * @asType integer
+   */
   readonly unexpected: number;
-  /** Requests for expected deliveries, accepted or refused. */
+  /**
+   * Requests for expected deliveries, accepted or refused.
+   * @minimum 0
+   * @asType integer
+   */
   readonly attempts?: number;
-  /** Deliveries attempted again after a refused attempt. */
+  /**
+   * Deliveries attempted again after a refused attempt.
+   * @minimum 0
+   * @asType integer
+   */
   readonly retried?: number;
   /**
    * Deliveries addressed to recipients whose inbox is gone (410): never
    * deliverable, by design of the inbox profile.
+   * @minimum 0
+   * @asType integer
    */
   readonly gone?: number;
   /**
    * With `--crash-worker-at` / `--crash-server-at`: deliveries that never
    * arrived after the crash and restart (`missing` once the run settled).
+   * @minimum 0
+   * @asType integer
    */
   readonly lost?: number;
   /** The crashes the run inflicted, in order. */
@@ -169,26 +221,53 @@ export interface RunResult {
    * started again, as a supervisor would, in order.
    */
   readonly restarts?: readonly RestartRecord[];
-  /** Duration of the `sendActivity` loop; `null` if it did not finish. */
+  /**
+   * Duration of the `sendActivity` loop; `null` if it did not finish.
+   * @minimum 0
+   */
   readonly sendSeconds: number | null;
-  /** First to last delivery; `null` unless `ok`. */
+  /**
+   * First to last delivery; `null` unless `ok`.
+   * @minimum 0
+   */
   readonly receiveSeconds: number | null;
-  /** First `sendActivity` call to last delivery; `null` unless `ok`. */
+  /**
+   * First `sendActivity` call to last delivery; `null` unless `ok`.
+   * @minimum 0
+   */
   readonly totalSeconds: number | null;
   /**
    * `delivered / totalSeconds` when `ok`; for `incomplete`, the rate so far
    * (delivered / elapsed); `null` otherwise.
+   * @minimum 0
    */
   readonly deliveriesPerSecond: number | null;
-  /** From the first `sendActivity` call to the end of waiting. */
+  /**
+   * From the first `sendActivity` call to the end of waiting.
+   * @minimum 0
+   */
   readonly elapsedSeconds: number | null;
-  /** `sendActivity` calls that threw. */
+  /**
+   * `sendActivity` calls that threw.
+   * @minimum 0
+   * @asType integer
+   */
   readonly sendErrors: number;
-  /** Separate worker processes consuming the queue (0: the sender does). */
+  /**
+   * Separate worker processes consuming the queue (0: the sender does).
+   * @minimum 0
+   * @asType integer
+   */
   readonly workers: number;
-  /** The stall window actually applied, in seconds. */
+  /**
+   * The stall window actually applied, in seconds.
+   * @exclusiveMinimum 0
+   */
   readonly stallTimeoutSeconds: number;
-  /** The time limit applied, in seconds. */
+  /**
+   * The time limit applied, in seconds.
+   * @exclusiveMinimum 0
+   */
   readonly timeoutSeconds: number;
   /** The queue server, if any. */
   readonly server: ServerRecord | null;
@@ -203,12 +282,16 @@ export interface RunResult {
   readonly latencyMs?: Percentiles | null;
   /** Durations of the `sendActivity` calls; `null` if none returned. */
   readonly sendCallMs?: Percentiles | null;
-  /** Sender + worker CPU milliseconds per distinct delivery. */
+  /**
+   * Sender + worker CPU milliseconds per distinct delivery.
+   * @minimum 0
+   */
   readonly cpuMsPerDelivery?: number | null;
   /**
    * CPU milliseconds per distinct delivery of the queue server the bench
    * started (its whole process tree); `null` without a server, when the
    * server was the user's own and not measured, or after a server crash.
+   * @minimum 0
    */
   readonly serverCpuMsPerDelivery?: number | null;
   /**
@@ -227,6 +310,7 @@ export interface RunResult {
    * dequeue costs per message waiting, ms (`Driver.dequeueMsPerQueued`),
    * with which a stopped row's estimate lets a delivery's time fall with the
    * backlog; absent otherwise and in files written before this field.
+   * @minimum 0
    */
   readonly dequeueMsPerQueued?: number;
   /**
@@ -240,17 +324,23 @@ export interface RunResult {
    * fanout threshold, `--fanout skip`, no queue, the baseline) or whose
    * fanouts are not counted (`--no-stages`), and in files written before
    * this field.
+   * @minimum 0
    */
   readonly filledAtSeconds?: number | null;
   /** Deliveries and queue depth over time; `null` when nothing arrived. */
   readonly timeline?: Timeline | null;
   /** Fedify's own log of the sender and worker processes. */
   readonly log?: LogSummary;
-  /** Closed-loop send loops of a `--senders` run (and the generator's row). */
+  /**
+   * Closed-loop send loops of a `--senders` run (and the generator's row).
+   * @minimum 1
+   * @asType integer
+   */
   readonly senders?: number;
   /**
    * In a closed-loop run (`--senders`, and the load generator's row):
    * `sendActivity` calls returned per second over the send loop.
+   * @minimum 0
    */
   readonly callsPerSecond?: number;
   /** How an open-loop run (`--rate`) went against its schedule. */
@@ -273,6 +363,7 @@ export interface RunResult {
    * The rate the model predicts from the row's own stages, concurrency and
    * cores (lib/measure/stage_model.ts states the formula), deliveries/s;
    * `null` when no bound applies.  With `stages`.
+   * @minimum 0
    */
   readonly predictedDeliveriesPerSecond?: number | null;
   /**
@@ -317,16 +408,27 @@ export interface RunResult {
   readonly delayed?: DelayedRecord;
 }
 
-/** Fedify's log of a run (or of all runs of a configuration). */
+/**
+ * Fedify's log of a run (or of all runs of a configuration).
+ * @additionalProperties false
+ */
 export interface LogSummary {
   /**
    * The log file (the suite's log folder joined with the configuration
    * id), or `null` when the suite kept no log files.
    */
   readonly path: string | null;
-  /** Records at level `warning`. */
+  /**
+   * Records at level `warning`.
+   * @minimum 0
+   * @asType integer
+   */
   readonly warnings: number;
-  /** Records at level `error` or `fatal`. */
+  /**
+   * Records at level `error` or `fatal`.
+   * @minimum 0
+   * @asType integer
+   */
   readonly errors: number;
 }
 
@@ -334,17 +436,31 @@ export interface LogSummary {
 export interface CrashRecord {
   /** What was killed: the consuming process(es) or the queue server. */
   readonly target: "worker" | "server";
-  /** Seconds from the first `sendActivity` call. */
+  /**
+   * Seconds from the first `sendActivity` call.
+   * @minimum 0
+   */
   readonly atSeconds: number;
-  /** Distinct deliveries that had arrived when it was killed. */
+  /**
+   * Distinct deliveries that had arrived when it was killed.
+   * @minimum 0
+   * @asType integer
+   */
   readonly deliveredBefore: number;
 }
 
 /** A worker process that exited on its own and was started again. */
 export interface RestartRecord {
-  /** Seconds from the first `sendActivity` call. */
+  /**
+   * Seconds from the first `sendActivity` call.
+   * @minimum 0
+   */
   readonly atSeconds: number;
-  /** Distinct deliveries that had arrived when it was noticed. */
+  /**
+   * Distinct deliveries that had arrived when it was noticed.
+   * @minimum 0
+   * @asType integer
+   */
   readonly deliveredBefore: number;
   /** How it exited, with the last lines of its error output. */
   readonly exit: string;

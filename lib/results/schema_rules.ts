@@ -1,9 +1,11 @@
 /**
- * What results/schema.json says that the types in this folder cannot: the
- * bounds of figures (counts from 0, times above 0, shares up to 1), formats
- * and patterns of strings, which objects take no other keys, and the rules
- * across fields (a finished run has its times and no estimate; schema
- * version 2 carries its provenance).
+ * What results/schema.json says that no annotation on a field can: the
+ * rules across fields (a finished run has its times and no estimate; schema
+ * version 2 carries its provenance), the bounds of an array's items, and
+ * the allowed values of a few numbers and strings.  A field's own bounds,
+ * format, pattern, integer type and "no other keys" are JSDoc tags beside
+ * it (`@minimum 0`, `@asType integer`, `@additionalProperties false`, …),
+ * which the generator reads.
  * `deno task schema` writes the schema from the types (their JSDoc becomes
  * each field's description) and lays these on it; each key is a JSON
  * pointer into the generated schema, and one that points nowhere fails the
@@ -45,35 +47,6 @@ export const SCHEMA_RULES: Readonly<
         },
       },
     },
-  },
-  "#/definitions/AppSignRate/properties/slices": {
-    "type": "integer",
-  },
-  "#/definitions/CalibrationPoint/properties/loopbackRequestsPerSecond": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/CalibrationPoint/properties/measuredAt": {
-    "format": "date-time",
-  },
-  "#/definitions/CalibrationPoint/properties/rsaSignsPerSecond": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/CalibrationPoint/properties/rsaSignsPerSecondAllCores": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/CalibrationPoint/properties/sliceSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/CalibrationPoint/properties/slices": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/CalibrationPoint/properties/threads": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/Commit/properties/sha": {
-    "pattern": "^[0-9a-f]{40,64}$",
   },
   "#/definitions/ConfigurationResult": {
     "if": {
@@ -146,74 +119,8 @@ export const SCHEMA_RULES: Readonly<
       },
     },
   },
-  "#/definitions/ConfigurationResult/properties/attempts": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/callsPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/cpuMsPerDelivery": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/delivered": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/deliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/dequeueMsPerQueued": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/driver": {
-    "minLength": 1,
-  },
-  "#/definitions/ConfigurationResult/properties/duplicates": {
-    "minimum": 0,
-    "type": "integer",
-  },
   "#/definitions/ConfigurationResult/properties/duplicatesPerActivity/items": {
     "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/elapsedSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/expected": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/filledAtSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/gone": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/id": {
-    "minLength": 1,
-  },
-  "#/definitions/ConfigurationResult/properties/lost": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/missing": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/parallelism": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/predictedDeliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/receiveSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/retried": {
-    "minimum": 0,
     "type": "integer",
   },
   "#/definitions/ConfigurationResult/properties/rsaBits": {
@@ -223,74 +130,6 @@ export const SCHEMA_RULES: Readonly<
       4096,
     ],
   },
-  "#/definitions/ConfigurationResult/properties/sendErrors": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/sendSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/senders": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/serverCpuMsPerDelivery": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/stallTimeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/timeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/totalSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ConfigurationResult/properties/unexpected": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ConfigurationResult/properties/workers": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/CrashRecord/properties/atSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/CrashRecord/properties/deliveredBefore": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/DelayedRecord": {
-    "additionalProperties": false,
-  },
-  "#/definitions/DelayedRecord/properties/deadAttempts": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/DelayedRecord/properties/deadRecipients": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/DelayedRecord/properties/healthyDeliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/DelayedRecord/properties/inboxDeadRate": {
-    "minimum": 0,
-    "maximum": 1,
-  },
-  "#/definitions/DelayedRecord/properties/meanDelayedBacklog": {
-    "minimum": 0,
-  },
-  "#/definitions/DelayedRecord/properties/peakDelayedBacklog": {
-    "minimum": 0,
-  },
-  "#/definitions/DelayedRecord/properties/peakDelayedBacklogBench": {
-    "minimum": 0,
-  },
-  "#/definitions/DeploymentRecord": {
-    "additionalProperties": false,
-  },
   "#/definitions/DeploymentRecord/properties/cpus": {
     "minimum": 1,
     "type": [
@@ -298,21 +137,12 @@ export const SCHEMA_RULES: Readonly<
       "null",
     ],
   },
-  "#/definitions/DeploymentRecord/properties/hostAddresses": {
-    "minItems": 1,
-  },
-  "#/definitions/DeploymentRecord/properties/queueRttMs": {
-    "minimum": 0,
-  },
   "#/definitions/DeploymentRecord/properties/workerHosts": {
     "minimum": 1,
     "type": [
       "integer",
       "null",
     ],
-  },
-  "#/definitions/DepthRecord": {
-    "additionalProperties": false,
   },
   "#/definitions/DepthRecord/properties/callMs": {
     "additionalProperties": false,
@@ -323,61 +153,7 @@ export const SCHEMA_RULES: Readonly<
       },
     },
   },
-  "#/definitions/DepthRecord/properties/maxAbsError": {
-    "minimum": 0,
-  },
-  "#/definitions/DepthRecord/properties/meanAbsError": {
-    "minimum": 0,
-  },
-  "#/definitions/DepthRecord/properties/samples": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/Environment/properties/cpu/properties/cores": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/Environment/properties/memoryBytes": {
-    "minimum": 0,
-  },
-  "#/definitions/Environment/properties/noCommitReason": {
-    "minLength": 1,
-  },
-  "#/definitions/EstimateRecord/properties/basis": {
-    "minLength": 1,
-  },
-  "#/definitions/EstimateRecord/properties/deliveriesPerSecond": {
-    "exclusiveMinimum": 0,
-  },
   "#/definitions/EstimateRecord/properties/halfRates/items": {
-    "minimum": 0,
-  },
-  "#/definitions/EstimateRecord/properties/highSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/EstimateRecord/properties/lowSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/EstimateRecord/properties/totalSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/IdleProcess/properties/cpuPercent": {
-    "minimum": 0,
-  },
-  "#/definitions/IdleProcess/properties/pid": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/IdleProcess/properties/role": {
-    "minLength": 1,
-  },
-  "#/definitions/IdleProcess/properties/rssBytes": {
-    "minimum": 0,
-  },
-  "#/definitions/IdleProcess/properties/wakeups": {
-    "minimum": 0,
-  },
-  "#/definitions/IdleRecord/properties/seconds": {
     "minimum": 0,
   },
   "#/definitions/Implementation": {
@@ -387,137 +163,12 @@ export const SCHEMA_RULES: Readonly<
       "official",
     ],
   },
-  "#/definitions/InboxProfile/properties/deadRate": {
-    "minimum": 0,
-    "maximum": 1,
-  },
-  "#/definitions/InboxProfile/properties/dropRate": {
-    "minimum": 0,
-    "maximum": 1,
-  },
-  "#/definitions/InboxProfile/properties/errorRate": {
-    "minimum": 0,
-    "maximum": 1,
-  },
-  "#/definitions/InboxProfile/properties/goneRate": {
-    "minimum": 0,
-    "maximum": 1,
-  },
-  "#/definitions/LatencyRange/properties/maxMs": {
-    "minimum": 0,
-  },
-  "#/definitions/LatencyRange/properties/minMs": {
-    "minimum": 0,
-  },
-  "#/definitions/LimitedByRecord": {
-    "additionalProperties": false,
-  },
-  "#/definitions/LimitedByRecord/properties/utilisation": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadParams/properties/drainSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadParams/properties/durationSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/LoadParams/properties/idleSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/LoadParams/properties/maxRate/properties/latencyBoundMs": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/LoadParams/properties/maxRate/properties/probeDrainSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadParams/properties/maxRate/properties/probeSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/LoadParams/properties/maxRate/properties/startRate": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/LoadParams/properties/maxRate/properties/timeBoxSeconds": {
-    "exclusiveMinimum": 0,
-  },
   "#/definitions/LoadParams/properties/rates/items": {
     "exclusiveMinimum": 0,
   },
   "#/definitions/LoadParams/properties/senders/items": {
     "minimum": 1,
     "type": "integer",
-  },
-  "#/definitions/LoadRecord/properties/achievedRate": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/activities": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/LoadRecord/properties/backlogAtEnd": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/backlogSlopeError": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/durationSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/noise": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/nominalRate": {
-    "minimum": 0,
-  },
-  "#/definitions/LoadRecord/properties/offeredRate": {
-    "minimum": 0,
-  },
-  "#/definitions/LogSummary": {
-    "additionalProperties": false,
-  },
-  "#/definitions/LogSummary/properties/errors": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/LogSummary/properties/warnings": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/MaxRateProbe/properties/achievedRate": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateProbe/properties/missing": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/MaxRateProbe/properties/offeredRate": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateProbe/properties/p99Ms": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateProbe/properties/rate": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/activitiesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/deliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/latencyBoundMs": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/lowestFailedRate": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/p99AtCapacityMs": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/resolution": {
-    "minimum": 0,
-  },
-  "#/definitions/MaxRateRecord/properties/seconds": {
-    "minimum": 0,
   },
   "#/definitions/OrderingRecord/properties/violations": {
     "minimum": 0,
@@ -526,53 +177,6 @@ export const SCHEMA_RULES: Readonly<
       "null",
     ],
   },
-  "#/definitions/Outlier/properties/run": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/Percentiles": {
-    "additionalProperties": false,
-  },
-  "#/definitions/PinningRecord": {
-    "additionalProperties": false,
-  },
-  "#/definitions/PredictionBounds": {
-    "additionalProperties": false,
-  },
-  "#/definitions/PredictionBounds/properties/consumer": {
-    "minimum": 0,
-  },
-  "#/definitions/PredictionBounds/properties/cpu": {
-    "minimum": 0,
-  },
-  "#/definitions/PredictionBounds/properties/dequeue": {
-    "minimum": 0,
-  },
-  "#/definitions/PredictionBounds/properties/eventLoop": {
-    "minimum": 0,
-  },
-  "#/definitions/PredictionBounds/properties/firstDeliverySeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/PredictionBounds/properties/pipeline": {
-    "minimum": 0,
-  },
-  "#/definitions/ProcessRecord/properties/cpuSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ProcessRecord/properties/mainThreadCpuSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/ProcessRecord/properties/network": {
-    "pattern": "^net:\\[\\d+\\]$",
-  },
-  "#/definitions/ProcessRecord/properties/peakRssBytes": {
-    "minimum": 0,
-  },
-  "#/definitions/ProcessRecord/properties/pid": {
-    "minimum": 1,
-    "type": "integer",
-  },
   "#/definitions/ProcessRecord/properties/role": {
     "enum": [
       "inbox",
@@ -580,70 +184,6 @@ export const SCHEMA_RULES: Readonly<
       "worker",
       "server",
     ],
-  },
-  "#/definitions/ProxyRecord": {
-    "additionalProperties": false,
-  },
-  "#/definitions/ProxyRecord/properties/oneWayMs": {
-    "minimum": 0,
-  },
-  "#/definitions/ProxyTraffic": {
-    "additionalProperties": false,
-  },
-  "#/definitions/ProxyTraffic/properties/addedDelayMs": {
-    "additionalProperties": false,
-  },
-  "#/definitions/ProxyTraffic/properties/addedDelayMs/properties/median": {
-    "minimum": 0,
-  },
-  "#/definitions/ProxyTraffic/properties/addedDelayMs/properties/p99": {
-    "minimum": 0,
-  },
-  "#/definitions/ProxyTraffic/properties/busiestChunksPerSecond": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ProxyTraffic/properties/bytesDown": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ProxyTraffic/properties/bytesUp": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ProxyTraffic/properties/chunks": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ProxyTraffic/properties/connections": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/ProxyTraffic/properties/turns": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RateSpread/properties/max": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/RateSpread/properties/min": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/RestartRecord/properties/atSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RestartRecord/properties/deliveredBefore": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RoundTripsRecord": {
-    "additionalProperties": false,
-  },
-  "#/definitions/RoundTripsRecord/properties/dequeue": {
-    "minimum": 0,
-  },
-  "#/definitions/RoundTripsRecord/properties/enqueue": {
-    "minimum": 0,
   },
   "#/definitions/RunResult": {
     "if": {
@@ -716,124 +256,9 @@ export const SCHEMA_RULES: Readonly<
       },
     },
   },
-  "#/definitions/RunResult/properties/attempts": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/callsPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/cpuMsPerDelivery": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/delivered": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/deliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/dequeueMsPerQueued": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/duplicates": {
-    "minimum": 0,
-    "type": "integer",
-  },
   "#/definitions/RunResult/properties/duplicatesPerActivity/items": {
     "minimum": 1,
     "type": "integer",
-  },
-  "#/definitions/RunResult/properties/elapsedSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/expected": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/filledAtSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/gone": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/lost": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/missing": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/predictedDeliveriesPerSecond": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/receiveSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/retried": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/sendErrors": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/sendSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/senders": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/serverCpuMsPerDelivery": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/stallTimeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/RunResult/properties/timeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/RunResult/properties/totalSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/RunResult/properties/unexpected": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/RunResult/properties/workers": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/SourceRefRecord/properties/noCommitReason": {
-    "minLength": 1,
-  },
-  "#/definitions/StageFigures": {
-    "additionalProperties": false,
-  },
-  "#/definitions/StageFigures/properties/count": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/StageFigures/properties/meanMs": {
-    "minimum": 0,
-  },
-  "#/definitions/StageFigures/properties/p50Ms": {
-    "minimum": 0,
-  },
-  "#/definitions/StageFigures/properties/p99Ms": {
-    "minimum": 0,
-  },
-  "#/definitions/StageFigures/properties/share": {
-    "minimum": 0,
-  },
-  "#/definitions/StageFigures/properties/totalSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/StagesRecord": {
-    "additionalProperties": false,
   },
   "#/definitions/StagesRecord/properties/byStage": {
     "propertyNames": {
@@ -852,26 +277,6 @@ export const SCHEMA_RULES: Readonly<
       ],
     },
   },
-  "#/definitions/StagesRecord/properties/peakInFlight": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/StagesRecord/properties/slots": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/StagesRecord/properties/windowSeconds": {
-    "minimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/axes/properties/fanout": {
-    "minItems": 1,
-  },
-  "#/definitions/SuiteParams/properties/axes/properties/orderingKey": {
-    "minItems": 1,
-  },
-  "#/definitions/SuiteParams/properties/axes/properties/rsaBits": {
-    "minItems": 1,
-  },
   "#/definitions/SuiteParams/properties/axes/properties/rsaBits/items": {
     "enum": [
       2048,
@@ -879,43 +284,12 @@ export const SCHEMA_RULES: Readonly<
       4096,
     ],
   },
-  "#/definitions/SuiteParams/properties/budgetOfNone": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/budgetSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/cpus": {
-    "minItems": 1,
-  },
   "#/definitions/SuiteParams/properties/cpus/items": {
     "minimum": 1,
     "type": "integer",
   },
-  "#/definitions/SuiteParams/properties/crash/properties/serverAt": {
-    "maximum": 1,
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/crash/properties/workerAt": {
-    "maximum": 1,
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/orderSeed": {
-    "minimum": 0,
-    "type": "integer",
-  },
-  "#/definitions/SuiteParams/properties/parallelImpl": {
-    "minItems": 1,
-  },
-  "#/definitions/SuiteParams/properties/queueRttMs": {
-    "minItems": 1,
-  },
   "#/definitions/SuiteParams/properties/queueRttMs/items": {
     "minimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/recipients": {
-    "minimum": 1,
-    "type": "integer",
   },
   "#/definitions/SuiteParams/properties/rsaBits": {
     "enum": [
@@ -924,53 +298,14 @@ export const SCHEMA_RULES: Readonly<
       4096,
     ],
   },
-  "#/definitions/SuiteParams/properties/runs": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/SuiteParams/properties/runtime": {
-    "minItems": 1,
-  },
-  "#/definitions/SuiteParams/properties/stallTimeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/timeoutSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/definitions/SuiteParams/properties/total": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/SuiteParams/properties/workerHosts": {
-    "minItems": 1,
-  },
   "#/definitions/SuiteParams/properties/workerHosts/items": {
     "minimum": 1,
     "type": "integer",
-  },
-  "#/definitions/SuiteParams/properties/workers": {
-    "minimum": 1,
-    "type": "integer",
-  },
-  "#/definitions/Timeline/properties/bucketSeconds": {
-    "exclusiveMinimum": 0,
-  },
-  "#/properties/finishedAt": {
-    "format": "date-time",
-  },
-  "#/properties/remodelled/properties/at": {
-    "format": "date-time",
   },
   "#/properties/remodelled/properties/ids/items": {
     "minLength": 1,
   },
   "#/properties/rounds/items/items": {
     "minLength": 1,
-  },
-  "#/properties/startedAt": {
-    "format": "date-time",
-  },
-  "#/properties/suiteSeconds": {
-    "minimum": 0,
   },
 };

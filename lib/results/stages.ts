@@ -161,27 +161,50 @@ export function stageSpec(name: StageName): StageSpec {
   return STAGES.find((s) => s.name === name)!;
 }
 
-/** One stage's timings over a row. */
+/**
+ * One stage's timings over a row.
+ * @additionalProperties false
+ */
 export interface StageFigures {
-  /** Timings recorded. */
+  /**
+   * Timings recorded.
+   * @minimum 1
+   * @asType integer
+   */
   readonly count: number;
-  /** Their mean, ms. */
+  /**
+   * Their mean, ms.
+   * @minimum 0
+   */
   readonly meanMs: number;
-  /** Their median, ms. */
+  /**
+   * Their median, ms.
+   * @minimum 0
+   */
   readonly p50Ms: number;
-  /** Their 99th percentile, ms. */
+  /**
+   * Their 99th percentile, ms.
+   * @minimum 0
+   */
   readonly p99Ms: number;
-  /** Their sum, seconds. */
+  /**
+   * Their sum, seconds.
+   * @minimum 0
+   */
   readonly totalSeconds: number;
   /**
    * The share of the row's consumer time it accounts for: its sum ÷
    * (`windowSeconds` × `slots`); absent for stages that are no consumer's
    * work (the waits, the enqueue calls).
+   * @minimum 0
    */
   readonly share?: number;
 }
 
-/** The stages of one row. */
+/**
+ * The stages of one row.
+ * @additionalProperties false
+ */
 export interface StagesRecord {
   /** By stage name; a stage with no timing is absent. */
   readonly byStage: Partial<Record<StageName, StageFigures>>;
@@ -189,11 +212,20 @@ export interface StagesRecord {
    * The consumer slots shares count against: the `ParallelMessageQueue`
    * level × the consuming processes, or for a queue that runs handlers
    * concurrently itself, the most handlers it had running at once.
+   * @minimum 0
+   * @asType integer
    */
   readonly slots: number;
-  /** Seconds the shares count against: the row's receive time. */
+  /**
+   * Seconds the shares count against: the row's receive time.
+   * @minimum 0
+   */
   readonly windowSeconds: number;
-  /** The most handlers the driver's queue had running at once. */
+  /**
+   * The most handlers the driver's queue had running at once.
+   * @minimum 0
+   * @asType integer
+   */
   readonly peakInFlight: number;
   /**
    * Whether the driver's queue hands a message over only after the last
@@ -213,7 +245,10 @@ export type LimitingResource =
   | "dequeue"
   | "unexplained";
 
-/** What limits a row, and the figure that shows it. */
+/**
+ * What limits a row, and the figure that shows it.
+ * @additionalProperties false
+ */
 export interface LimitedByRecord {
   /**
    * `cpu`: the app, its queue server and the inbox together near the
@@ -225,7 +260,10 @@ export interface LimitedByRecord {
   readonly resource: LimitingResource;
   /** The figure, in words, e.g. "CPU 1.86 of 2 cores (93%)". */
   readonly evidence: string;
-  /** How much of that resource the row used: 0 to 1 (or above). */
+  /**
+   * How much of that resource the row used: 0 to 1 (or above).
+   * @minimum 0
+   */
   readonly utilisation: number;
 }
 
@@ -233,13 +271,18 @@ export interface LimitedByRecord {
  * The model's bounds, deliveries/s, each from the row's own measured
  * figures; the prediction is the smallest.  `null` where a bound does not
  * apply (no queue turnaround measured, no slot limit).
+ * @additionalProperties false
  */
 export interface PredictionBounds {
-  /** cores × 1000 ÷ (app + server + inbox CPU ms per delivery). */
+  /**
+   * cores × 1000 ÷ (app + server + inbox CPU ms per delivery).
+   * @minimum 0
+   */
   readonly cpu: number | null;
   /**
    * 1000 ÷ the busiest consuming process's main-thread CPU ms per
    * delivery: an event loop runs on one core at most.
+   * @minimum 0
    */
   readonly eventLoop: number | null;
   /**
@@ -247,9 +290,13 @@ export interface PredictionBounds {
    * delivery (outbox handler, plus the fanout's share), under
    * `ParallelMessageQueue` the slot pick-up and hand-over, and for a
    * serial queue at ×1 its turnaround too.
+   * @minimum 0
    */
   readonly consumer: number | null;
-  /** Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms. */
+  /**
+   * Under `ParallelMessageQueue`: 1000 ÷ the queue's turnaround, ms.
+   * @minimum 0
+   */
   readonly dequeue: number | null;
   /**
    * Where `consumer` and `dequeue` both apply: the rate of the serial
@@ -257,12 +304,14 @@ export interface PredictionBounds {
    * times (a birth–death chain with exponential times of the measured
    * means; `pipelineRate` in `lib/measure/stage_model.ts`).  Absent in
    * files made before it.
+   * @minimum 0
    */
   readonly pipeline?: number | null;
   /**
    * Not a bound: seconds from the first `sendActivity` call to the first
    * delivery, which the prediction adds to the deliveries at the smallest
    * bound.  Absent in files made before it, and where it is unknown.
+   * @minimum 0
    */
   readonly firstDeliverySeconds?: number;
 }
