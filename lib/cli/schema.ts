@@ -84,8 +84,9 @@ export async function schemaText(): Promise<string> {
       jsDoc: "extended",
       additionalProperties: true,
       // Tags the generator does not know, taken as JSON: a closed object
-      // (`@additionalProperties false`) is said on its type or field.
-      extraTags: ["additionalProperties"],
+      // (`@additionalProperties false`), and the keys a record takes
+      // (`@patternProperties`), are said on its type or field.
+      extraTags: ["additionalProperties", "patternProperties"],
     }).createSchema("ResultsDocument") as Node;
     const { $schema, ...rest } = generated;
     const schema: Node = {

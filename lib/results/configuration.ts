@@ -28,6 +28,7 @@ export interface RuntimeIdentity {
 /**
  * The implementation of a driver's queue that a run measured (see
  * `drivers/packages.ts`, which loads and records it).
+ * @required ["specifier", "resolved", "official"]
  */
 export interface Implementation {
   /** The bare specifier the driver imports, e.g. `@fedify/denokv`. */

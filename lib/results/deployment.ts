@@ -13,7 +13,12 @@
  * @additionalProperties false
  */
 export interface DeploymentRecord {
-  /** The cores the app's processes were pinned to (`--cpus`); `null`: all. */
+  /**
+   * The cores the app's processes were pinned to (`--cpus`); `null`: all.
+   * @minimum 1
+   * @asType integer
+   * @nullable
+   */
   readonly cpus: number | null;
   /**
    * The round trip the delay proxy added between the app and its queue
@@ -26,6 +31,9 @@ export interface DeploymentRecord {
    * Hosts of their own (network namespaces) the workers were spread over,
    * round-robin (`--worker-hosts`); `null`: the bench's host (not asked, or
    * the queue has no separate workers: see {@link notApplied}).
+   * @minimum 1
+   * @asType integer
+   * @nullable
    */
   readonly workerHosts: number | null;
   /**

@@ -26,7 +26,12 @@ export interface OrderingRecord {
   readonly supported: boolean;
   /** Why it does not (or what its support rests on); for the report. */
   readonly note?: string;
-  /** Order violations counted by the inbox; `null` if it could not be read. */
+  /**
+   * Order violations counted by the inbox; `null` if it could not be read.
+   * @minimum 0
+   * @asType integer
+   * @nullable
+   */
   readonly violations: number | null;
 }
 
@@ -125,6 +130,8 @@ export interface DepthRecord {
   /**
    * Milliseconds one `getDepth()` call took (median of several), by the
    * number of messages in the queue: `{ "0": 0.4, "10000": 3.1 }`.
+   * @additionalProperties false
+   * @patternProperties { "^[0-9]+$": { "type": "number", "minimum": 0 } }
    */
   readonly callMs?: Readonly<Record<string, number>>;
 }

@@ -5,7 +5,8 @@
  * the allowed values of a few numbers and strings.  A field's own bounds,
  * format, pattern, integer type and "no other keys" are JSDoc tags beside
  * it (`@minimum 0`, `@asType integer`, `@additionalProperties false`, …),
- * which the generator reads.
+ * which the generator reads; `@asType` replaces the field's type, so a
+ * whole number that may be `null` adds `@nullable`.
  * `deno task schema` writes the schema from the types (their JSDoc becomes
  * each field's description) and lays these on it; each key is a JSON
  * pointer into the generated schema, and one that points nowhere fails the
@@ -130,38 +131,8 @@ export const SCHEMA_RULES: Readonly<
       4096,
     ],
   },
-  "#/definitions/DeploymentRecord/properties/cpus": {
-    "minimum": 1,
-    "type": [
-      "integer",
-      "null",
-    ],
-  },
-  "#/definitions/DeploymentRecord/properties/workerHosts": {
-    "minimum": 1,
-    "type": [
-      "integer",
-      "null",
-    ],
-  },
-  "#/definitions/DepthRecord/properties/callMs": {
-    "additionalProperties": false,
-    "patternProperties": {
-      "^[0-9]+$": {
-        "type": "number",
-        "minimum": 0,
-      },
-    },
-  },
   "#/definitions/EstimateRecord/properties/halfRates/items": {
     "minimum": 0,
-  },
-  "#/definitions/Implementation": {
-    "required": [
-      "specifier",
-      "resolved",
-      "official",
-    ],
   },
   "#/definitions/LoadParams/properties/rates/items": {
     "exclusiveMinimum": 0,
@@ -169,13 +140,6 @@ export const SCHEMA_RULES: Readonly<
   "#/definitions/LoadParams/properties/senders/items": {
     "minimum": 1,
     "type": "integer",
-  },
-  "#/definitions/OrderingRecord/properties/violations": {
-    "minimum": 0,
-    "type": [
-      "integer",
-      "null",
-    ],
   },
   "#/definitions/ProcessRecord/properties/role": {
     "enum": [
@@ -259,23 +223,6 @@ export const SCHEMA_RULES: Readonly<
   "#/definitions/RunResult/properties/duplicatesPerActivity/items": {
     "minimum": 1,
     "type": "integer",
-  },
-  "#/definitions/StagesRecord/properties/byStage": {
-    "propertyNames": {
-      "enum": [
-        "enqueue",
-        "fanout.wait",
-        "fanout",
-        "queue.wait",
-        "queue.slot",
-        "queue.pickup",
-        "queue.handover",
-        "outbox",
-        "post",
-        "sign",
-        "queue.after",
-      ],
-    },
   },
   "#/definitions/SuiteParams/properties/axes/properties/rsaBits/items": {
     "enum": [

@@ -206,7 +206,12 @@ export interface StageFigures {
  * @additionalProperties false
  */
 export interface StagesRecord {
-  /** By stage name; a stage with no timing is absent. */
+  /**
+   * By stage name; a stage with no timing is absent.
+   * @propertyNames { "enum": ["enqueue", "fanout.wait", "fanout", "queue.wait",
+   *   "queue.slot", "queue.pickup", "queue.handover", "outbox", "post", "sign",
+   *   "queue.after"] }
+   */
   readonly byStage: Partial<Record<StageName, StageFigures>>;
   /**
    * The consumer slots shares count against: the `ParallelMessageQueue`
