@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { redisService } from "../services/mod.ts";
+import { redisService } from "../../drivers/redis/mod.ts";
 import { serversMissing, SharedServers } from "./servers.ts";
 import { runDeno, survivors } from "./mod.ts";
 
@@ -47,7 +47,7 @@ Deno.test({
       await Deno.writeTextFile(
         file,
         `import { SharedServers } from ${JSON.stringify(here("./servers.ts"))};
-import { redisService } from ${JSON.stringify(here("../services/mod.ts"))};
+import { redisService } from ${JSON.stringify(here("../../drivers/redis/mod.ts"))};
 const shared = new SharedServers();
 for (const name of ["first", "second"]) {
   Deno.test({
