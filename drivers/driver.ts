@@ -11,7 +11,7 @@
  */
 import type { MessageQueue } from "@fedify/fedify";
 import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
-import type { RuntimeName } from "../lib/results/types.ts";
+import type { RuntimeName } from "../lib/results/mod.ts";
 
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =

@@ -65,7 +65,7 @@ export type {
   PreparedQueue,
   SuiteTier,
 } from "./driver.ts";
-export type { RuntimeName } from "../lib/results/types.ts";
+export type { RuntimeName } from "../lib/results/mod.ts";
 export type { BackendFacts } from "../lib/services/backends.ts";
 export { backendFacts } from "./backends.ts";
 export { redactSecrets } from "../lib/services/secrets.ts";

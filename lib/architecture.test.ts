@@ -96,7 +96,7 @@ Deno.test("the graph reaches every entry point and sees type-only imports", asyn
   // `lib/run/outcome.ts` imports only types from the results.
   assert.ok(
     arrows.some((a) =>
-      a.from === "lib/run/outcome.ts" && a.to === "lib/results/types.ts" &&
+      a.from === "lib/run/outcome.ts" && a.to === "lib/results/mod.ts" &&
       a.typeOnly
     ),
   );

@@ -30,7 +30,7 @@ import type {
   ResultsDocument,
   Status,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** Runs needed on each side for a verdict: fewer leave the noise unknown. */
 export const MIN_RUNS = 3;

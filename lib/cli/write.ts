@@ -15,7 +15,7 @@ import {
   DEQUEUE_COST_FILE,
   type DequeueCostDocument,
 } from "../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /**
  * Writes through a temporary file and a rename, so a failed write (disk

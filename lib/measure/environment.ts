@@ -11,7 +11,7 @@ import {
   type Environment,
   type SuiteParams,
   UNKNOWN,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** Packages whose versions every results file records. */
 const ALWAYS_RECORDED = ["@fedify/fedify", "@fedify/vocab"] as const;

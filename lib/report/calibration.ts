@@ -18,7 +18,7 @@ import {
   type RowDrift,
   rowDrift,
 } from "../results/calibration.ts";
-import type { Calibration, CalibrationPoint } from "../results/types.ts";
+import type { Calibration, CalibrationPoint } from "../results/mod.ts";
 
 /** What each rate is, for prose. */
 export const RATE_LABELS: Readonly<Record<CalibrationRate, string>> = {

@@ -21,7 +21,7 @@ import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import type { ReportFiles } from "./files.ts";
 import { provenanceLines } from "./environment.ts";
 import { queueCodeLines } from "./implementation.ts";
-import type { Environment } from "../results/types.ts";
+import type { Environment } from "../results/mod.ts";
 import {
   type CostFit,
   DEPTH_CALLS,

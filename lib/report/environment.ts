@@ -5,7 +5,7 @@
  * @module
  */
 import { renderCalibration } from "./calibration.ts";
-import { type Environment, UNKNOWN } from "../results/types.ts";
+import { type Environment, UNKNOWN } from "../results/mod.ts";
 
 /**
  * Renders the environment as the "Machine" (with the calibration, when

@@ -31,10 +31,7 @@ import type {
   ConfigurationResult,
   LoadParams,
   ResultsDocument,
-} from "../results/types.ts";
-
-/** Also here for the modules that import it with the table. */
-export { label } from "./label.ts";
+} from "../results/mod.ts";
 
 /** The rows of the burst table: every row that is no steady-load one. */
 function burstRows(document: ResultsDocument): ConfigurationResult[] {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { featureDocument, PARAMS, result } from "../testing/chart_fixtures.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { orderingSections, orderingSummary } from "./ordering.ts";
 

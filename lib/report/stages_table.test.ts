@@ -13,7 +13,7 @@ import type {
   ConfigurationResult,
   ResultsDocument,
   StageFigures,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 const figures = (meanMs: number, count: number): StageFigures => ({
   count,

@@ -8,7 +8,7 @@ import {
   suiteRate,
 } from "./calibration.ts";
 
-import type { Calibration } from "./types.ts";
+import type { Calibration } from "./environment.ts";
 import { calibration } from "../testing/comparison_fixtures.ts";
 
 Deno.test("shiftOf: beyond noise only when the ranges do not overlap", () => {

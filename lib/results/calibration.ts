@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Calibration, CalibrationPoint } from "./types.ts";
+import type { Calibration, CalibrationPoint } from "./environment.ts";
 
 /**
  * The rates a calibration records; `rsaSignsPerSecondAllCores` only in files

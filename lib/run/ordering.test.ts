@@ -9,7 +9,7 @@ import {
   inProcessDriver,
   loadDrivers,
 } from "../../drivers/mod.ts";
-import type { SuiteParams } from "../results/types.ts";
+import type { SuiteParams } from "../results/mod.ts";
 import { withEnv } from "../testing/mod.ts";
 import { runSuite } from "./suite.ts";
 import { orderingSupport } from "./ordering.ts";

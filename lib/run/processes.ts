@@ -21,7 +21,7 @@ import type {
   Implementation,
   ProcessRecord,
   RuntimeIdentity,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { Child, type Launcher } from "../system/process.ts";
 
 const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);

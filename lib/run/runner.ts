@@ -34,7 +34,7 @@ import type {
   RuntimeIdentity,
   ServerRecord,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import type { AppLauncher, ServiceManager } from "../services/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../../drivers/mod.ts";

@@ -14,7 +14,7 @@ import type {
   MaxRateProbe,
   MaxRateRecord,
   RunResult,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import {
   DEFAULT_PROBE_DRAIN_SECONDS,
   DEFAULT_PROBE_SECONDS,

@@ -98,9 +98,4 @@ export {
   spawnLogged,
   type SpawnLoggedOptions,
 } from "../system/logged_process.ts";
-export {
-  type AppLauncher,
-  BUN_VERSION,
-  NODE_VERSION,
-  prepareAppRuntime,
-} from "./app_runtimes.ts";
+export { type AppLauncher, prepareAppRuntime } from "./app_runtimes.ts";

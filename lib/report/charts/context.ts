@@ -12,7 +12,7 @@ import { paletteColor, seriesDash } from "./theme.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
-} from "../../results/types.ts";
+} from "../../results/mod.ts";
 
 /** A chart before rendering: its names and its Vega-Lite spec. */
 export interface ChartSpec {

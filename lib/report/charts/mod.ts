@@ -32,7 +32,7 @@ import { sendReceiveChart } from "./send_receive.ts";
 import { stagesChart } from "./stages.ts";
 import { measuringHelvetica } from "./text.ts";
 import { cumulativeChart, queueDepthChart, rateChart } from "./time_series.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** One rendered chart. */
 export interface Chart {

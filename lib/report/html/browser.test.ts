@@ -22,7 +22,7 @@ import { sendReceiveChart } from "../charts/send_receive.ts";
 import { renderDequeueCostChart } from "../dequeue_cost_report.ts";
 import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
 import { readResultsDocument } from "../../results/read.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 import { findChromium, launchChromium } from "../../testing/browser.ts";
 import { steadyDocument } from "../../testing/mod.ts";
 import {

@@ -20,7 +20,7 @@ import { renderEnvironment } from "../environment.ts";
 import { duration, integer } from "../cells.ts";
 import { rowNotes } from "../notes.ts";
 import type { DequeueCostDocument } from "../../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** The report's file name in its results folder. */
 export const REPORT_HTML = "report.html";

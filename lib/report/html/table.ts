@@ -25,7 +25,7 @@ import type {
   DequeueCostDocument,
   DequeueCostPoint,
 } from "../../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** One cell: what it shows and, for a figure, the number it shows. */
 export interface Cell extends CellText {
