@@ -21,7 +21,7 @@ import {
   recordedSuiteRate,
   shiftBetween,
   shiftOf,
-} from "../results/calibration.ts";
+} from "../results/calibration_drift.ts";
 import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
   Commit,

@@ -23,7 +23,7 @@ import type {
   DepthCost,
   DequeueCostParams,
   DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 import { runDequeueCost } from "../run/dequeue_cost_run.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { Interrupter } from "./interrupt.ts";

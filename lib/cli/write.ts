@@ -14,7 +14,7 @@ import { resultsReportFiles } from "../report/markdown.ts";
 import {
   DEQUEUE_COST_FILE,
   type DequeueCostDocument,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 import type { ResultsDocument } from "../results/mod.ts";
 
 /**

@@ -17,7 +17,7 @@ import {
   type RateShift,
   type RowDrift,
   rowDrift,
-} from "../results/calibration.ts";
+} from "../results/calibration_drift.ts";
 import type { Calibration, CalibrationPoint } from "../results/mod.ts";
 
 /** What each rate is, for prose. */

@@ -28,7 +28,7 @@ import {
   type DepthCost,
   type DequeueCostDocument,
   type DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /** Seconds with one decimal. */
 const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });

@@ -27,7 +27,7 @@ import type {
   DequeueCostDocument,
   DequeueCostParams,
   DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /**
  * Told about each point: `null` when its fill starts, then the point

@@ -19,7 +19,7 @@ import { dequeueCostChart } from "../charts/dequeue_cost_chart.ts";
 import { renderEnvironment } from "../environment.ts";
 import { duration, integer } from "../cells.ts";
 import { rowNotes } from "../notes.ts";
-import type { DequeueCostDocument } from "../../results/dequeue_cost.ts";
+import type { DequeueCostDocument } from "../../results/dequeue_cost_record.ts";
 import type { ResultsDocument } from "../../results/mod.ts";
 
 /** The report's file name in its results folder. */

@@ -24,7 +24,7 @@ import {
 import type {
   DequeueCostDocument,
   DequeueCostPoint,
-} from "../../results/dequeue_cost.ts";
+} from "../../results/dequeue_cost_record.ts";
 import type { ResultsDocument } from "../../results/mod.ts";
 
 /** One cell: what it shows and, for a figure, the number it shows. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Calibration, CalibrationPoint } from "./environment.ts";
+import type { Calibration, CalibrationPoint } from "./environment_record.ts";
 
 /**
  * The rates a calibration records; `rsaSignsPerSecondAllCores` only in files
