@@ -19,8 +19,8 @@ import {
 } from "./columns.ts";
 import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import type { ReportFiles } from "./files.ts";
-import { provenanceLines } from "./environment.ts";
-import { queueCodeLines } from "./implementation.ts";
+import { provenanceLines } from "./environment_section.ts";
+import { queueCodeLines } from "./implementation_text.ts";
 import type { Environment } from "../results/mod.ts";
 import {
   type CostFit,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { consumerParts, stagesSection } from "./stages_table.ts";
 import { renderSpecs } from "./charts/mod.ts";
-import { stagesChart } from "./charts/stages.ts";
+import { stagesChart } from "./charts/stages_chart.ts";
 import { chartContext } from "./charts/context.ts";
 import { result, syntheticDocument } from "../testing/chart_fixtures.ts";
 import type {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { provenanceLines, renderEnvironment } from "./environment.ts";
+import { provenanceLines, renderEnvironment } from "./environment_section.ts";
 import type { Environment } from "../results/mod.ts";
 import { calibration, ENVIRONMENT } from "../testing/comparison_fixtures.ts";
 

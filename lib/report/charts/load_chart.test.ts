@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { idleCpuChart } from "./idle.ts";
-import { backlogChart, loadLatencyChart } from "./load.ts";
+import { backlogChart, loadLatencyChart } from "./load_chart.ts";
 import { loadContext } from "./load_context.ts";
 import { renderCharts } from "./mod.ts";
 import { syntheticDocument } from "../../testing/chart_fixtures.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { renderCalibration } from "./calibration.ts";
+import { renderCalibration } from "./calibration_text.ts";
 import { type Environment, UNKNOWN } from "../results/mod.ts";
 
 /**
