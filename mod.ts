@@ -50,7 +50,7 @@ export type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "./lib/services/types.ts";
+} from "./lib/services/service_types.ts";
 export type {
   AppSignRate,
   ArrivalPattern,

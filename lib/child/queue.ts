@@ -39,7 +39,7 @@ export interface QueueSpec {
    */
   readonly sampleDepth?: boolean;
   /**
-   * Time the stages of each delivery (`lib/child/stages.ts`): on unless
+   * Time the stages of each delivery (`lib/child/stage_timing.ts`): on unless
    * `--no-stages`.
    */
   readonly stages?: boolean;

@@ -9,7 +9,7 @@
  */
 import { noneDriver } from "../../drivers/none/mod.ts";
 import type { Driver } from "../../drivers/driver.ts";
-import type { Availability } from "../services/types.ts";
+import type { Availability } from "../services/service_types.ts";
 import {
   BASELINE_DRIVER,
   configurationId,

@@ -25,7 +25,7 @@ import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { exists } from "../system/fs.ts";
-import { registeredBackends } from "./backends.ts";
+import { registeredBackends } from "./backend_facts.ts";
 import { nodeLibraryEnv } from "./node_libraries.ts";
 
 /**

@@ -21,7 +21,7 @@ import type { InboxProfile } from "../lib/results/mod.ts";
 import { Behaviour, needsDrops } from "./behaviour.ts";
 import { INSTANT_INBOX } from "../lib/params/mod.ts";
 import { DeliveryLedger, type Expectation } from "./ledger.ts";
-import { OrderLedger } from "./order.ts";
+import { OrderLedger } from "./arrival_order.ts";
 import { DeadInboxes, deadRecipients, serveDeadInboxes } from "./dead.ts";
 import {
   INBOX_PATHS,

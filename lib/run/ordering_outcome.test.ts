@@ -12,7 +12,7 @@ import {
 import type { SuiteParams } from "../results/mod.ts";
 import { withEnv } from "../testing/mod.ts";
 import { runSuite } from "./suite.ts";
-import { orderingSupport } from "./ordering.ts";
+import { orderingSupport } from "./ordering_outcome.ts";
 
 const reordering = new URL("../testing/reordering_driver.ts", import.meta.url)
   .href;
