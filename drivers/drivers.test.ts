@@ -27,6 +27,12 @@
  * Node.js and Bun (`--runtime`) where this machine can install them
  * (`lib/testing/runtimes.ts` says why not where it cannot); a driver whose
  * queue runs on Deno only is skipped there, with its reason.
+ *
+ * These are minutes of tests: `deno task test` shares them between its two
+ * processes (`shardedTest`, lib/testing/shards.ts), so every test here is
+ * registered through it.  The round trips of one server run in one of them
+ * and share the server (`SharedServers`), as a suite's configurations do:
+ * it starts once, and the last of its tests stops it and checks it gone.
  */
 import assert from "node:assert/strict";
 import { ServiceManager } from "../lib/services/mod.ts";
@@ -40,6 +46,8 @@ import {
 } from "../lib/testing/mod.ts";
 import { builtinDrivers } from "./mod.ts";
 import { runtimesHere } from "../lib/testing/runtimes.ts";
+import { SharedServers } from "../lib/testing/servers.ts";
+import { shardedTest } from "../lib/testing/shards.ts";
 import {
   FedifySource,
   SOURCE_PACKAGES,
@@ -71,6 +79,7 @@ if (source != null) {
 }
 
 const runtimes = await runtimesHere();
+const shared = new SharedServers();
 
 for (const runtime of runtimes) {
   for (const driver of builtinDrivers) {
@@ -79,7 +88,7 @@ for (const runtime of runtimes) {
     const suffix = onDeno ? "" : `-${runtime}`;
     const unavailable = await driverAvailability(driver, new ServiceManager());
     if (driver.runtimes != null && !driver.runtimes.includes(runtime)) {
-      Deno.test({
+      shardedTest({
         name: `${driver.name} on ${runtime}: skipped, with its reason`,
         ignore: !unavailable.available,
         sanitizeResources: false,
@@ -112,7 +121,7 @@ for (const runtime of runtimes) {
     // inboxes on; below that, the sender enqueues one message per inbox.  One
     // test per path, so that each stays short.
     for (const [path, recipients, parallel] of paths) {
-      Deno.test({
+      const here = shardedTest({
         name: `${driver.name}${onDeno ? "" : ` on ${runtime}`}, ${
           path === "fanout" ? "with" : "without"
         } fanout: every delivery arrives ${
@@ -126,8 +135,9 @@ for (const runtime of runtimes) {
         sanitizeResources: false,
         sanitizeOps: false,
         async fn(t) {
-          const services = new ServiceManager();
+          const services = shared.manager(driver.service);
           const pids: number[] = [];
+          let kept: number[] = [];
           try {
             {
               await t.step(
@@ -220,20 +230,23 @@ for (const runtime of runtimes) {
               );
             }
           } finally {
-            await services.stopAll();
+            kept = await shared.release(driver.service);
           }
+          // The server kept for this process's next test of it is checked
+          // by the test that stops it.
           assert.deepEqual(
-            await survivors(pids),
+            await survivors(pids.filter((pid) => !kept.includes(pid))),
             [],
             "no process outlives the runs",
           );
         },
-      });
+      }, driver.service?.name);
+      if (here && unavailable.available) shared.expect(driver.service);
     }
   }
 }
 
-Deno.test({
+shardedTest({
   name:
     "amqp-defaults on Fedify's own source (nativeRetrial: false): the second acknowledgement closes the channel and deliveries stop (Finding 1)",
   ignore: source == null ||

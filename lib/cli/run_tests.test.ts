@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   addCounts,
+  brokenBecause,
+  describeFiles,
   findTestFiles,
   formatDuration,
   formatSummary,
@@ -86,4 +88,73 @@ Deno.test("findTestFiles: every *.test.ts, largest first, none from the top-leve
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("brokenBecause: a failed test, an exit code, no summary, or a shard that ran its file's tests unshared", () => {
+  const ok = { output: "ok | 2 passed | 0 failed (1s)", code: 0 };
+  const passed = { ...NO_TESTS, passed: 2 };
+  const file = { path: "a.test.ts" };
+  const shard = { path: "a.test.ts", shard: { index: 1, count: 3 } };
+  assert.equal(brokenBecause(file, { ...ok, counts: passed }), undefined);
+  assert.equal(
+    brokenBecause(file, { ...ok, counts: { ...passed, failed: 1 }, code: 1 }),
+    "a.test.ts: 1 failed",
+  );
+  assert.equal(
+    brokenBecause(file, { ...ok, counts: passed, code: 1 }),
+    "a.test.ts: 0 failed",
+  );
+  assert.equal(
+    brokenBecause(file, { output: "error: Uncaught", counts: null, code: 1 }),
+    "a.test.ts: ended with exit code 1 and no summary",
+  );
+  // A shard must say it is one, or it ran every test of the file.
+  assert.match(
+    brokenBecause(shard, { ...ok, counts: passed }) ?? "",
+    /^a\.test\.ts \(shard 2\/3\): ran its tests unshared .*shardedTest/,
+  );
+  assert.equal(
+    brokenBecause(shard, {
+      ...ok,
+      output: `TEST_SHARD=1/3: this process runs share 2 of 3 of the ` +
+        `file's tests\n${ok.output}`,
+      counts: passed,
+    }),
+    undefined,
+  );
+  // A shard that the file's tests left empty ran nothing twice.
+  assert.equal(
+    brokenBecause(shard, {
+      output: "ok | 0 passed | 0 failed (0ms)",
+      code: 0,
+      counts: NO_TESTS,
+    }),
+    undefined,
+  );
+});
+
+Deno.test("describeFiles tells a file that shares its tests through shardedTest", async () => {
+  const root = await Deno.makeTempDir({ prefix: "fqb-run-tests-" });
+  try {
+    await Deno.writeTextFile(`${root}/a.test.ts`, "Deno.test({});\n");
+    await Deno.writeTextFile(
+      `${root}/b.test.ts`,
+      'import { shardedTest } from "./shards.ts";\n',
+    );
+    assert.deepEqual(
+      describeFiles([`${root}/a.test.ts`, `${root}/b.test.ts`]),
+      [
+        { path: `${root}/a.test.ts`, size: 15, sharded: false },
+        { path: `${root}/b.test.ts`, size: 43, sharded: true },
+      ],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+  // The driver round trips do, today, wherever their file is.
+  const root2 = new URL("../../", import.meta.url).pathname;
+  const sharded = describeFiles(
+    findTestFiles(root2).map((p) => `${root2}${p}`),
+  ).filter((f) => f.sharded);
+  assert.ok(sharded.length > 0, "no test file shares its tests");
 });

@@ -11,13 +11,19 @@
  * Two processes keep them apart, and most tests wait on servers, timers and
  * child processes, so two at once take about half the time on two cores.
  * The files are type-checked once, first, and each process skips the check.
+ * The longest files start first, and a file that shares its tests between
+ * processes runs as several (`test_plan.ts`), so that the two processes end
+ * together; `--record-durations` writes how long each file took to the list
+ * that order comes from.
  *
  * Exit codes: 0 every test passed; 1 a test failed, a file ended without a
- * summary, or the type check failed; 2 an option it does not take.
+ * summary, a sharded file ran its tests unshared, or the type check failed;
+ * 2 an option it does not take.
  *
  * @module
  */
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   FETCH_ENV,
   type ServiceDefinition,
@@ -27,6 +33,18 @@ import { rabbitmqService } from "../../drivers/amqp/mod.ts";
 import { mariadbService } from "../../drivers/mysql/mod.ts";
 import { postgresService } from "../../drivers/postgres/mod.ts";
 import { redisService } from "../../drivers/redis/mod.ts";
+import {
+  type Durations,
+  DURATIONS_URL,
+  formatDurations,
+  parseDurations,
+  planRuns,
+  runName,
+  SHARD_ENV,
+  shardLine,
+  type TestFile,
+  type TestRun,
+} from "./test_plan.ts";
 
 /** The servers the tests start, in the order the runner reports them. */
 const TEST_SERVERS: readonly ServiceDefinition[] = [
@@ -178,35 +196,111 @@ export function findTestFiles(root: string): string[] {
     .map((f) => f.path);
 }
 
+/** An import of `shardedTest` (lib/testing/shards.ts) in a file's source. */
+const SHARDED = /^import\s*\{[^}]*\bshardedTest\b[^}]*\}\s*from\s/m;
+
+/** The files at `paths` (relative to the working folder), as the plan sees them. */
+export function describeFiles(paths: readonly string[]): TestFile[] {
+  return paths.map((path) => ({
+    path,
+    size: Deno.statSync(path).size,
+    sharded: SHARDED.test(Deno.readTextFileSync(path)),
+  }));
+}
+
+/** The recorded durations, or none when the list is missing. */
+function readDurations(): Durations {
+  try {
+    return parseDurations(Deno.readTextFileSync(DURATIONS_URL));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return {};
+    throw error;
+  }
+}
+
 const FLAGS = ["--allow-all", "--unstable-kv"];
 
+/** What one `deno test` process gave. */
+interface RunResult {
+  /** Its stdout, then its stderr. */
+  readonly output: string;
+  /** Its summary line's counts, `null` when it had none. */
+  readonly counts: TestCounts | null;
+  /** Its exit code. */
+  readonly code: number;
+  /** Its wall time. */
+  readonly ms: number;
+}
+
 /**
- * Runs one test file in a `deno test` process of its own.  Not through
- * `spawnProcess` (lib/system/spawn.ts): a test process stays in the
- * terminal's process group, so that a Ctrl-C reaches it directly.
+ * Runs one test file, or one shard of it, in a `deno test` process of its
+ * own.  Not through `spawnProcess` (lib/system/spawn.ts): a test process
+ * stays in the terminal's process group, so that a Ctrl-C reaches it
+ * directly.
  */
-async function runFile(
-  file: string,
-): Promise<{ output: string; counts: TestCounts | null; code: number }> {
+async function runFile(run: TestRun): Promise<RunResult> {
+  const started = performance.now();
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", ...FLAGS, "--no-check", file],
+    args: ["test", ...FLAGS, "--no-check", run.path],
     // The runner fetched what it could: a test that finds a server missing
     // skips rather than fetching it again (or failing) on its own.
-    env: { NO_COLOR: "1", [FETCH_ENV]: "no" },
+    env: {
+      NO_COLOR: "1",
+      [FETCH_ENV]: "no",
+      ...(run.shard == null
+        ? {}
+        : { [SHARD_ENV]: `${run.shard.index}/${run.shard.count}` }),
+    },
     stdin: "null",
   }).output();
   const output = new TextDecoder().decode(stdout) +
     new TextDecoder().decode(stderr);
-  return { output, counts: parseSummary(output), code };
+  const ms = performance.now() - started;
+  return { output, counts: parseSummary(output), code, ms };
 }
 
-const USAGE = `Usage: deno task test [FILE…]
+/**
+ * Why a process's result is a failure, or `undefined` when it is not: a
+ * failed test, an exit code, no summary, or a shard that ran tests without
+ * saying its shard (a file that did not share them, and so ran them all).
+ */
+export function brokenBecause(
+  run: TestRun,
+  result: Omit<RunResult, "ms">,
+): string | undefined {
+  const name = runName(run);
+  const { counts } = result;
+  if (counts == null) {
+    return `${name}: ended with exit code ${result.code} and no summary`;
+  }
+  if (
+    run.shard != null && !result.output.includes(shardLine(run.shard)) &&
+    counts.passed + counts.failed + counts.ignored > 0
+  ) {
+    return `${name}: ran its tests unshared (each shard runs them all): ` +
+      "register every test of the file with shardedTest " +
+      "(lib/testing/shards.ts), or none";
+  }
+  if (counts.failed > 0 || result.code !== 0) {
+    return `${name}: ${counts.failed} failed`;
+  }
+  return undefined;
+}
+
+const USAGE = `Usage: deno task test [--record-durations] [FILE…]
 
 Runs every test file of the project (or the FILEs given) in two deno test
-processes at once, and prints one summary line.  For deno test's own options
-(--filter, …), run deno test --allow-all --unstable-kv FILE directly.`;
+processes at once, longest first, and prints one summary line.  For deno
+test's own options (--filter, …), run deno test --allow-all --unstable-kv
+FILE directly.
 
-async function main(args: readonly string[]): Promise<number> {
+  --record-durations  write how long each file took to
+                      lib/cli/test_durations.json (the files not run keep
+                      their entries when FILEs are given)`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const record = argv.includes("--record-durations");
+  const args = argv.filter((a) => a !== "--record-durations");
   if (args.some((a) => a.startsWith("-"))) {
     const help = args.includes("--help") || args.includes("-h");
     (help ? console.log : console.error)(USAGE);
@@ -214,7 +308,10 @@ async function main(args: readonly string[]): Promise<number> {
   }
   const started = performance.now();
   const root = Deno.cwd();
-  const files = args.length > 0 ? [...args] : findTestFiles(root);
+  // As the list names them: relative to the root, `./` and `..` resolved.
+  const files = args.length > 0
+    ? args.map((a) => relative(root, resolve(root, a)))
+    : findTestFiles(root);
   const check = await new Deno.Command(Deno.execPath(), {
     args: ["check", "--unstable-kv", ...files],
     stdin: "null",
@@ -227,37 +324,61 @@ async function main(args: readonly string[]): Promise<number> {
   for (const line of await provisionTestServers(new ServiceManager())) {
     console.log(line);
   }
-  const workers = Math.min(2, files.length);
+  const durations = readDurations();
+  const runs = planRuns(describeFiles(files), durations);
+  const workers = Math.min(2, runs.length);
   console.log(
-    `running ${files.length} test file${files.length === 1 ? "" : "s"}, ` +
-      `${workers} at a time`,
+    `running ${files.length} test file${files.length === 1 ? "" : "s"} ` +
+      `in ${runs.length} process${runs.length === 1 ? "" : "es"}, ` +
+      `${workers} at a time, longest first`,
   );
-  const queue = [...files];
+  const unknown = runs.filter((r) =>
+    r.seconds == null && (r.shard?.index ?? 0) === 0
+  );
+  if (unknown.length > 0 && args.length === 0) {
+    console.log(
+      `  no recorded duration, so run first: ${
+        unknown.map((r) => r.path).join(", ")
+      } (deno task test --record-durations records them)`,
+    );
+  }
+  const queue = [...runs];
   let counts = NO_TESTS;
   const broken: string[] = [];
+  const took = new Map<string, number>();
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      for (let file = queue.shift(); file != null; file = queue.shift()) {
-        const result = await runFile(file);
+      for (let run = queue.shift(); run != null; run = queue.shift()) {
+        const result = await runFile(run);
         console.log(result.output.trimEnd());
-        if (result.counts == null) {
-          // A file that died before its summary counts as one failure.
-          counts = addCounts(counts, { ...NO_TESTS, failed: 1 });
-          broken.push(
-            `${file}: ended with exit code ${result.code} and no summary`,
-          );
-        } else {
-          counts = addCounts(counts, result.counts);
-          if (result.counts.failed > 0 || result.code !== 0) {
-            broken.push(`${file}: ${result.counts.failed} failed`);
-          }
-        }
+        took.set(run.path, (took.get(run.path) ?? 0) + result.ms);
+        // A file that died before its summary counts as one failure.
+        counts = addCounts(
+          counts,
+          result.counts ?? { ...NO_TESTS, failed: 1 },
+        );
+        const why = brokenBecause(run, result);
+        if (why != null) broken.push(why);
       }
     }),
   );
   const failed = broken.length > 0;
   if (failed) {
     console.log(`\nfailed:\n${broken.map((b) => `  ${b}`).join("\n")}`);
+  }
+  if (record) {
+    const recorded = Object.fromEntries(
+      [...took].map(([path, ms]) => [path, ms / 1000]),
+    );
+    await Deno.writeTextFile(
+      DURATIONS_URL,
+      formatDurations(
+        args.length > 0 ? { ...durations, ...recorded } : recorded,
+      ),
+    );
+    console.log(
+      `\ndurations recorded in ${relative(root, fileURLToPath(DURATIONS_URL))}`,
+    );
   }
   console.log(
     "\n" + formatSummary(counts, performance.now() - started, failed),

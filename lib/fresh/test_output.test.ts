@@ -95,3 +95,36 @@ Deno.test("output that ends before any summary has none", () => {
   assert.equal(report.summary, null);
   assert.deepEqual(report.failed, []);
 });
+
+Deno.test("a file run as shards counts once, and a shard's line is no note", () => {
+  const shard = (k: number) =>
+    [
+      "------- pre-test output -------",
+      `TEST_SHARD=${k}/2: this process runs share ${k + 1} of 2 of the ` +
+      "file's tests",
+      "skipping the tests that need mariadb: not found",
+      "----- pre-test output end -----",
+      "running 1 test from ./drivers/drivers.test.ts",
+      `t${k} ... ok (1s)`,
+      "",
+      "ok | 1 passed | 0 failed (1s)",
+    ].join("\n");
+  const report = parseTestOutput(
+    [
+      "running 2 test files in 3 processes, 2 at a time, longest first",
+      shard(0),
+      shard(1),
+      "running 1 test from ./a.test.ts",
+      "a ... ok (1ms)",
+      "",
+      "ok | 1 passed | 0 failed (1ms)",
+      "",
+      "ok | 3 passed | 0 failed (2s)",
+    ].join("\n"),
+  );
+  assert.equal(report.files, 2);
+  assert.deepEqual(report.notes, [
+    "skipping the tests that need mariadb: not found",
+  ]);
+  assert.equal(report.summary, "ok | 3 passed | 0 failed (2s)");
+});

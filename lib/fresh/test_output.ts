@@ -38,7 +38,10 @@ export interface IgnoredTest {
 export interface TestReport {
   /** Its last summary line (`ok | 458 passed … (4m41s)`), or `null`. */
   readonly summary: string | null;
-  /** Test files that ran (`running N tests from ./FILE`). */
+  /**
+   * Test files that ran (`running N tests from ./FILE`), each once (a file
+   * run as shards, `TEST_SHARD`, starts several times).
+   */
   readonly files: number;
   /** The tests that failed, with their errors. */
   readonly failed: readonly FailedTest[];
@@ -68,6 +71,8 @@ const ERROR_HEADER = /^(.+) => (\.\/\S+?):(\d+):(\d+)$/;
 const UNCAUGHT_HEADER = /^(\.\/\S+) \(uncaught error\)$/;
 const PRE_TEST_START = /^-+ pre-test output -+$/;
 const PRE_TEST_END = /^-+ pre-test output end -+$/;
+/** A shard's line (lib/cli/test_plan.ts's `shardLine`). */
+const SHARD_NOTE = /^TEST_SHARD=\d+\/\d+: /;
 const LIST_ITEM = /^ {2}\S/;
 
 /**
@@ -117,7 +122,7 @@ export function parseTestOutput(output: string): TestReport {
  */
 class TestOutputReader {
   #file = "";
-  #files = 0;
+  readonly #files = new Set<string>();
   #summary: string | null = null;
   #inErrors = false;
   #inFailedList = false;
@@ -156,7 +161,7 @@ class TestOutputReader {
     this.#finish();
     return {
       summary: this.#summary,
-      files: this.#files,
+      files: this.#files.size,
       failed: this.#failed,
       ignored: this.#ignored,
       brokenFiles: this.#brokenFiles,
@@ -197,7 +202,8 @@ class TestOutputReader {
   #endNote(note: readonly string[]): void {
     const split: string[][] = [];
     for (const l of note) {
-      if (l.trim() === "") continue;
+      // Which shard of its file a process ran is no note on the machine.
+      if (l.trim() === "" || SHARD_NOTE.test(l)) continue;
       if (split.length > 0 && CONTINUATION.test(l)) split.at(-1)!.push(l);
       else split.push([l]);
     }
@@ -235,7 +241,7 @@ class TestOutputReader {
       this.#inErrors = false;
       this.#inFailedList = false;
       this.#file = running[1];
-      this.#files++;
+      this.#files.add(running[1]);
     } else if (TEST_SUMMARY.test(line)) {
       this.#finish();
       this.#inErrors = false;

@@ -214,3 +214,80 @@ export async function queueExists(
     await channel.close().catch(() => {});
   }
 }
+
+/**
+ * Throwaway servers shared by a file's tests, one after another: a test of
+ * a server's queue takes the server's manager ({@link SharedServers.manager})
+ * instead of a manager of its own, so that the server starts once per test
+ * process rather than once per test (a RabbitMQ starts in seconds of CPU),
+ * as the bench itself shares it between the configurations of a suite; the
+ * last test of each server stops it ({@link SharedServers.release}).  A test
+ * registered here but never run (`deno test --filter`, an uncaught error)
+ * leaves its server to the process's `unload`, which kills it.
+ */
+export class SharedServers {
+  readonly #managers = new Map<ServiceDefinition | undefined, ServiceManager>();
+  readonly #left = new Map<ServiceDefinition | undefined, number>();
+  #unloading = false;
+
+  /**
+   * Counts a test that will run here and needs `def`'s server (none for
+   * `undefined`): call it as the test is registered, not for a test that is
+   * ignored.
+   */
+  expect(def: ServiceDefinition | undefined): void {
+    this.#left.set(def, (this.#left.get(def) ?? 0) + 1);
+    if (!this.#unloading) {
+      this.#unloading = true;
+      globalThis.addEventListener("unload", () => this.#kill());
+    }
+  }
+
+  /** The manager of `def`'s shared server, for a test counted by {@link expect}. */
+  manager(def: ServiceDefinition | undefined): ServiceManager {
+    let manager = this.#managers.get(def);
+    if (manager == null) {
+      manager = new ServiceManager();
+      this.#managers.set(def, manager);
+    }
+    return manager;
+  }
+
+  /**
+   * Ends a test of `def`: after the last test counted, stops its server.
+   *
+   * @returns The pids of the servers kept for the tests still to come
+   *   (none after the last), which the test's own check of what outlives
+   *   it leaves to the test that stops them.
+   */
+  async release(def: ServiceDefinition | undefined): Promise<number[]> {
+    const left = (this.#left.get(def) ?? 1) - 1;
+    this.#left.set(def, left);
+    const manager = this.#managers.get(def);
+    if (manager == null) return [];
+    if (left > 0) return manager.startedPids();
+    this.#managers.delete(def);
+    await manager.stopAll();
+    return [];
+  }
+
+  /** Kills what the tests left running, at the process's end. */
+  #kill(): void {
+    for (const manager of this.#managers.values()) {
+      for (const pid of manager.startedPids()) {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
+      for (const dir of manager.tempDirs()) {
+        try {
+          Deno.removeSync(dir, { recursive: true });
+        } catch {
+          // Removed already.
+        }
+      }
+    }
+  }
+}
