@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsDocument } from "./lib/results/types.ts";
+import type { ResultsDocument } from "./lib/results/mod.ts";
 import {
   exists,
   runDeno,

@@ -20,7 +20,7 @@ import {
   UsageError,
 } from "./lib/params/mod.ts";
 import { renderTable } from "./lib/report/markdown.ts";
-import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results/mod.ts";
 import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";

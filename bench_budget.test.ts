@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsDocument } from "./lib/results/types.ts";
+import type { ResultsDocument } from "./lib/results/mod.ts";
 import { runDeno } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;

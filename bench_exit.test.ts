@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ResultsDocument } from "./lib/results/types.ts";
+import type { ResultsDocument } from "./lib/results/mod.ts";
 import { redisService } from "./drivers/redis/mod.ts";
 import {
   namespacesUnavailable,

@@ -23,7 +23,7 @@
 import { builtinDrivers, findDriver } from "./drivers/mod.ts";
 import type { Driver } from "./drivers/driver.ts";
 import { DEFAULTS, paramsOf } from "./lib/cli/params.ts";
-import type { ResultsDocument, SuiteParams } from "./lib/results/types.ts";
+import type { ResultsDocument, SuiteParams } from "./lib/results/mod.ts";
 import type { BenchValues } from "./lib/params/mod.ts";
 import type { Progress } from "./lib/run/watch.ts";
 import { runSuite } from "./lib/run/suite.ts";
@@ -50,7 +50,7 @@ export type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "./lib/services/types.ts";
+} from "./lib/services/service_types.ts";
 export type {
   AppSignRate,
   ArrivalPattern,
@@ -104,7 +104,7 @@ export type {
   SuiteParams,
   Timeline,
   Workload,
-} from "./lib/results/types.ts";
+} from "./lib/results/mod.ts";
 export type { Progress } from "./lib/run/watch.ts";
 export type {
   MessageQueue,
@@ -112,7 +112,7 @@ export type {
   MessageQueueEnqueueOptions,
   MessageQueueListenOptions,
 } from "@fedify/fedify";
-export type { LatencyRange, Series } from "./lib/results/types.ts";
+export type { LatencyRange, Series } from "./lib/results/mod.ts";
 export {
   AwaitingParallelMessageQueue,
   wrapParallel,

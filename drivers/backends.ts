@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { BackendFacts } from "../lib/services/backends.ts";
+import type { BackendFacts } from "../lib/services/backend_facts.ts";
 import type { Driver } from "./driver.ts";
 
 /**

@@ -10,8 +10,11 @@
  * @module
  */
 import type { MessageQueue } from "@fedify/fedify";
-import type { Availability, ServiceDefinition } from "../lib/services/types.ts";
-import type { RuntimeName } from "../lib/results/types.ts";
+import type {
+  Availability,
+  ServiceDefinition,
+} from "../lib/services/service_types.ts";
+import type { RuntimeName } from "../lib/results/mod.ts";
 
 /** A JSON-compatible value, as passed from the runner to child processes. */
 export type Json =

@@ -36,7 +36,7 @@ import {
 } from "./postgres/postgres.ts";
 import { driverAvailability } from "../lib/run/configurations.ts";
 import { ServiceManager } from "../lib/services/mod.ts";
-import type { ServiceDefinition } from "../lib/services/types.ts";
+import type { ServiceDefinition } from "../lib/services/service_types.ts";
 import { StopGuard } from "../lib/system/stop_guard.ts";
 import { guardListeners } from "../lib/queue/guarded_queue.ts";
 import { errorMessage } from "../lib/results/error_message.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { registerBackends } from "../lib/services/backends.ts";
+import { registerBackends } from "../lib/services/backend_facts.ts";
 import { backendFacts } from "./backends.ts";
 import type { Driver } from "./driver.ts";
 import {
@@ -65,8 +65,8 @@ export type {
   PreparedQueue,
   SuiteTier,
 } from "./driver.ts";
-export type { RuntimeName } from "../lib/results/types.ts";
-export type { BackendFacts } from "../lib/services/backends.ts";
+export type { RuntimeName } from "../lib/results/mod.ts";
+export type { BackendFacts } from "../lib/services/backend_facts.ts";
 export { backendFacts } from "./backends.ts";
 export { redactSecrets } from "../lib/services/secrets.ts";
 export type {
@@ -74,7 +74,7 @@ export type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "../lib/services/types.ts";
+} from "../lib/services/service_types.ts";
 export type {
   FetchedLayout,
   ServerFetcher,

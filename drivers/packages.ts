@@ -21,7 +21,7 @@ import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Implementation } from "../lib/results/types.ts";
+import type { Implementation } from "../lib/results/mod.ts";
 import {
   describeImplementation,
   packageName,

@@ -7,12 +7,7 @@
  * @module
  */
 
-import type { InboxProfile } from "../lib/results/types.ts";
-
-export type { InboxProfile, LatencyRange } from "../lib/results/types.ts";
-// Kept for lib/report's tests until they import it from lib/params (its
-// home); the fake inbox's defaults are defined there, once.
-export { INSTANT_INBOX } from "../lib/params/mod.ts";
+import type { InboxProfile } from "../lib/results/mod.ts";
 
 /** Whether a profile needs connections dropped (a transport that can). */
 export function needsDrops(profile: InboxProfile): boolean {

@@ -8,7 +8,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { InboxClient } from "./client.ts";
+import { InboxClient } from "./inbox_client.ts";
 import { Child } from "../lib/system/process.ts";
 import { activityId, inboxUrl } from "./ledger.ts";
 
@@ -35,7 +35,7 @@ export async function measureInboxCapacity(
   const total = Math.ceil(deliveries / recipients);
   const inbox = Child.spawn({
     role: "inbox",
-    script: new URL("./server.ts", import.meta.url),
+    script: new URL("./inbox_server.ts", import.meta.url),
     spec: { runId: "capacity", total, recipients },
   });
   try {

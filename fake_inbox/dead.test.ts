@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { INSTANT_INBOX } from "../lib/params/mod.ts";
 import { DEAD_STATUS, deadRecipients } from "./dead.ts";
 import { activityId } from "./ledger.ts";
-import { type InboxStats, serveInbox } from "./server.ts";
+import type { InboxStats } from "./protocol.ts";
+import { serveInbox } from "./inbox_server.ts";
 
 Deno.test("dead recipients: round(rate × recipients), none gone, repeatable", () => {
   const profile = { ...INSTANT_INBOX, deadRate: 0.3, goneRate: 0.2 };

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { InboxProfile } from "../lib/results/types.ts";
+import type { InboxProfile } from "../lib/results/mod.ts";
 import { pick, seededRandom } from "./behaviour.ts";
 
 /** What a dead inbox answers to every request. */

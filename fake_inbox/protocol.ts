@@ -1,7 +1,7 @@
 /**
  * The fake inbox's control protocol, defined once: the paths it answers to
  * GET requests and the shapes of their answers.  The inbox
- * (`server.ts`) serves them; `client.ts` reads them.  It imports nothing
+ * (`inbox_server.ts`) serves them; `inbox_client.ts` reads them.  It imports nothing
  * but the ledger's types, so both sides can import it without importing
  * each other.
  *
@@ -26,7 +26,7 @@ export interface InboxStats extends LedgerStats {
   /** Which HTTP server the inbox runs on. */
   readonly transport: "deno" | "node";
   /**
-   * Order violations of the ordered workload (`order.ts`); absent when the
+   * Order violations of the ordered workload (`arrival_order.ts`); absent when the
    * run sends independent activities.
    */
   readonly orderViolations?: number;

@@ -2,10 +2,16 @@
  * Imports point one way: the module graph (`deno info --json`, type-only
  * imports included) has no cycle and no import against the layers of
  * `lib/testing/layers.ts`, and docs/architecture.md lists
- * those layers.
+ * those layers.  Each name has one address: only a folder's `mod.ts`
+ * re-exports, and no two product files share a file name.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import {
+  type ReExport,
+  reExportsOf,
+  sharedNames,
+} from "./testing/addresses.ts";
 import { LAYERS, ONLY, TESTS_ONLY } from "./testing/layers.ts";
 import {
   type Arrow,
@@ -36,6 +42,9 @@ const LAYERING: Layering = {
  */
 const TEMPORARY_ALLOWED: readonly Pick<Arrow, "from" | "to">[] = [];
 
+/** The folders of the product's modules (and, in `lib/`, the test helpers). */
+const PRODUCT_FOLDERS = ["lib", "drivers", "fake_inbox", "examples"];
+
 let graph: Promise<ModuleGraph> | undefined;
 
 /** The graph from every entry point, read once for all the tests below. */
@@ -44,14 +53,15 @@ function projectGraph(): Promise<ModuleGraph> {
     readModuleGraph(ROOT, [
       "bench.ts",
       "mod.ts",
-      ...await sourceModules(ROOT, [
-        "lib",
-        "drivers",
-        "fake_inbox",
-        "examples",
-      ]),
+      ...await sourceModules(ROOT, PRODUCT_FOLDERS),
     ]))();
   return graph;
+}
+
+/** The product modules: every non-test module but the test helpers'. */
+async function productModules(): Promise<string[]> {
+  return (await sourceModules(ROOT, PRODUCT_FOLDERS))
+    .filter((path) => !path.startsWith(`${TESTS_ONLY}/`));
 }
 
 const isAllowed = (arrow: Arrow) =>
@@ -96,7 +106,7 @@ Deno.test("the graph reaches every entry point and sees type-only imports", asyn
   // `lib/run/outcome.ts` imports only types from the results.
   assert.ok(
     arrows.some((a) =>
-      a.from === "lib/run/outcome.ts" && a.to === "lib/results/types.ts" &&
+      a.from === "lib/run/outcome.ts" && a.to === "lib/results/mod.ts" &&
       a.typeOnly
     ),
   );
@@ -206,4 +216,59 @@ Deno.test("numberedList reads a section's items, wrapped lines joined", () => {
     "`d/`: the second, wrapped further",
   ]);
   assert.deepEqual(items.map(foldersOfItem), [["a", "b.ts"], ["d"]]);
+});
+
+Deno.test("re-exports only in mod.ts files", async () => {
+  const found: ReExport[] = [];
+  for (const file of ["bench.ts", ...await productModules()]) {
+    if (file.endsWith("/mod.ts")) continue;
+    found.push(...reExportsOf(file, await Deno.readTextFile(ROOT + file)));
+  }
+  assert.deepEqual(
+    found.map(({ file, name }) => `${file}: ${name}`),
+    [],
+    "re-exports outside a folder's mod.ts: import each name from its home " +
+      "file (or its folder's mod.ts) instead",
+  );
+});
+
+Deno.test("no two product files share a name", async () => {
+  assert.deepEqual(
+    sharedNames(await productModules()).map((paths) => paths.join(" ")),
+    [],
+    "product files of one name: rename them so that each name says its " +
+      "file's job (e.g. a suffix per folder: _params.ts, _record.ts)",
+  );
+});
+
+Deno.test("reExportsOf finds `export … from` and exported imports only", () => {
+  const source = [
+    '/** `export { a } from "./doc.ts"` in a comment is no code. */',
+    'import { imported, type Kind as Alias } from "./a.ts";',
+    'import * as all from "./b.ts";',
+    'import fallback from "./c.ts";',
+    "const own = 1;",
+    'export { x, type Y as Z } from "./d.ts";',
+    'export * from "./e.ts";',
+    'export * as space from "./f.ts";',
+    "export { imported, own, Alias as Kind, all, fallback };",
+  ].join("\n");
+  assert.deepEqual(
+    reExportsOf("x.ts", source).map(({ name }) => name),
+    ["x", "Z", "*", "space", "imported", "Kind", "all", "fallback"],
+  );
+});
+
+Deno.test("sharedNames groups files of one name, mod.ts apart", () => {
+  assert.deepEqual(
+    sharedNames([
+      "lib/a/types.ts",
+      "lib/a/mod.ts",
+      "lib/b/mod.ts",
+      "lib/b/types.ts",
+      "lib/b/own.ts",
+      "drivers/types.ts",
+    ]),
+    [["drivers/types.ts", "lib/a/types.ts", "lib/b/types.ts"]],
+  );
 });

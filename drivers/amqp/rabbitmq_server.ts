@@ -26,7 +26,7 @@ import type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "../../lib/services/types.ts";
+} from "../../lib/services/service_types.ts";
 import { findBinary } from "../../lib/services/binaries.ts";
 import { redactUrl } from "../../lib/services/url_password.ts";
 import {

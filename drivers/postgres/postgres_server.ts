@@ -8,7 +8,7 @@ import type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "../../lib/services/types.ts";
+} from "../../lib/services/service_types.ts";
 import {
   launchServer,
   restartableServer,

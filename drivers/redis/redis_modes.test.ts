@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { serversMissing } from "../../lib/testing/servers.ts";
-import type { ConfigurationResult } from "../../lib/results/types.ts";
+import type { ConfigurationResult } from "../../lib/results/mod.ts";
 import { freePort, ServiceManager } from "../../lib/services/mod.ts";
 import { REDIS_PERSISTENCE, startRedis } from "./mod.ts";
 import { runSuite } from "../../lib/run/suite.ts";

@@ -16,7 +16,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Driver, Json, OpenedQueue, SuiteTier } from "../driver.ts";
-import type { Availability } from "../../lib/services/types.ts";
+import type { Availability } from "../../lib/services/service_types.ts";
 import {
   followsSource,
   loadQueuePackage,

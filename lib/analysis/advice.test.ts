@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ConfigurationResult, MaxRateRecord } from "../results/types.ts";
+import type { ConfigurationResult, MaxRateRecord } from "../results/mod.ts";
 import { result } from "../testing/chart_fixtures.ts";
 import { doc } from "../testing/comparison_fixtures.ts";
 import { loadRecord, runDeno } from "../testing/mod.ts";

@@ -22,7 +22,7 @@ import {
   type MaxRateRecord,
   type ResultsDocument,
   type RuntimeName,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { MAX_RECIPIENTS } from "../params/mod.ts";
 import {
   type CrashEvidence,

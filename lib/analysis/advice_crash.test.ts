@@ -4,7 +4,7 @@
  * cut off, not counted, while other incomplete runs count.
  */
 import assert from "node:assert/strict";
-import type { ConfigurationResult } from "../results/types.ts";
+import type { ConfigurationResult } from "../results/mod.ts";
 import { result } from "../testing/chart_fixtures.ts";
 import { doc } from "../testing/comparison_fixtures.ts";
 import { crashEvidence, quietAfterCrash, type Source } from "./advice_crash.ts";

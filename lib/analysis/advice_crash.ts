@@ -13,7 +13,7 @@ import type {
   ConfigurationResult,
   ResultsDocument,
   Spread,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** A results document and where it was read from. */
 export interface Source {

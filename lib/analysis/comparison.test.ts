@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { INSTANT_INBOX } from "../../fake_inbox/behaviour.ts";
+import { INSTANT_INBOX } from "../params/mod.ts";
 import { compareResults, type FigureChange } from "./comparison.ts";
 import { findRegressions } from "./regressions.ts";
 import { renderComparison, renderGate } from "../report/changes_table.ts";
-import type { Calibration, Spread } from "../results/types.ts";
+import type { Calibration, Spread } from "../results/mod.ts";
 import { calibration, config, doc } from "../testing/comparison_fixtures.ts";
 
 function change(

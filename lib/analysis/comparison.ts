@@ -21,7 +21,7 @@ import {
   recordedSuiteRate,
   shiftBetween,
   shiftOf,
-} from "../results/calibration.ts";
+} from "../results/calibration_drift.ts";
 import { BENCH, measurementDifferences } from "../params/mod.ts";
 import type {
   Commit,
@@ -30,7 +30,7 @@ import type {
   ResultsDocument,
   Status,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** Runs needed on each side for a verdict: fewer leave the noise unknown. */
 export const MIN_RUNS = 3;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 import {
   PARAMS,
   result,

@@ -24,7 +24,7 @@ import type {
   ConfigurationResult,
   ResultsDocument,
   RunResult,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { judgedAt, type RunLimits, StopRule } from "../run/budget.ts";
 import { DEFAULT_TIMEOUT_SECONDS } from "../params/mod.ts";
 import {

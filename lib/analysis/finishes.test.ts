@@ -4,7 +4,7 @@
  * finish's total.
  */
 import assert from "node:assert/strict";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { PARAMS, steadyRow } from "../testing/chart_fixtures.ts";
 import { stoppedAgainstFinishes } from "./finishes.ts";
 

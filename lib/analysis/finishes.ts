@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 import { estimateTo } from "../measure/estimate.ts";
 import {
   defaultLimitsOf,

@@ -12,7 +12,7 @@ import {
   type FigureChange,
   higherIsBetter,
 } from "./comparison.ts";
-import type { Status } from "../results/types.ts";
+import type { Status } from "../results/mod.ts";
 
 /** A configuration worse beyond the noise and the gate's threshold. */
 export interface Regression {

@@ -10,7 +10,7 @@
  * @module
  */
 import { limitedBy, modelInputOf, predict } from "../measure/stage_model.ts";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 
 /**
  * The rows the model applies to again: one run with stages (with or without

@@ -6,7 +6,7 @@ import {
   type MessageQueueEnqueueOptions,
   type MessageQueueListenOptions,
 } from "@fedify/fedify";
-import { serveInbox } from "../../fake_inbox/server.ts";
+import { serveInbox } from "../../fake_inbox/inbox_server.ts";
 import { waitFor } from "../testing/queues.ts";
 import {
   createSenderFederation,

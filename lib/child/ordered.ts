@@ -17,7 +17,7 @@ import {
   Update,
 } from "@fedify/vocab";
 import { activityId } from "../../fake_inbox/ledger.ts";
-import { objectStep } from "../../fake_inbox/order.ts";
+import { objectStep } from "../../fake_inbox/arrival_order.ts";
 import { CUD_STEPS } from "../params/mod.ts";
 import type { Audience } from "./federation.ts";
 

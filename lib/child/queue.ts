@@ -14,7 +14,7 @@ import type { Driver, Json } from "../../drivers/driver.ts";
 import { CountingQueue } from "../queue/counting_queue.ts";
 import type { StageTiming } from "../queue/timing_queue.ts";
 import { implementationFor } from "../../drivers/packages.ts";
-import type { Implementation, ParallelImpl } from "../results/types.ts";
+import type { Implementation, ParallelImpl } from "../results/mod.ts";
 
 /** The queue part of a sender's or worker's spec. */
 export interface QueueSpec {
@@ -39,7 +39,7 @@ export interface QueueSpec {
    */
   readonly sampleDepth?: boolean;
   /**
-   * Time the stages of each delivery (`lib/child/stages.ts`): on unless
+   * Time the stages of each delivery (`lib/child/stage_timing.ts`): on unless
    * `--no-stages`.
    */
   readonly stages?: boolean;

@@ -27,7 +27,7 @@ import { sendDirect } from "./direct.ts";
 import { configureFedifyLog } from "./fedify_log.ts";
 import { type ChildQueue, openQueue, reportDepth } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
-import { openStages, reportStages } from "./stages.ts";
+import { openStages, reportStages } from "./stage_timing.ts";
 import { addressDeadInboxes } from "./dead_inboxes.ts";
 import { DiscardQueue } from "../queue/discard_queue.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
@@ -38,7 +38,7 @@ import {
   type SendLog,
 } from "./send_loops.ts";
 import { stepsInOrder, stepsPerObject } from "../workload/ordering.ts";
-import { objectStep } from "../../fake_inbox/order.ts";
+import { objectStep } from "../../fake_inbox/arrival_order.ts";
 import { makeStepActivity, noteId } from "./ordered.ts";
 import { StopGuard } from "../system/stop_guard.ts";
 import type { SenderSpec } from "./specs.ts";

@@ -9,7 +9,7 @@ import type { QueueSpec } from "./queue.ts";
 import type { LogSpec } from "./fedify_log.ts";
 import type { DeadInboxSpec } from "./dead_inboxes.ts";
 import type { ScheduleOptions } from "../workload/arrivals.ts";
-import type { FanoutMode, OrderingKey, Workload } from "../results/types.ts";
+import type { FanoutMode, OrderingKey, Workload } from "../results/mod.ts";
 
 /** What the runner tells the sender. */
 export interface SenderSpec {

@@ -13,7 +13,7 @@ import { createSenderFederation } from "./federation.ts";
 import { configureFedifyLog } from "./fedify_log.ts";
 import { openQueue, reportDepth } from "./queue.ts";
 import { reportQueueLog } from "./queue_log.ts";
-import { openStages, reportStages } from "./stages.ts";
+import { openStages, reportStages } from "./stage_timing.ts";
 import { StopGuard } from "../system/stop_guard.ts";
 import type { WorkerSpec } from "./specs.ts";
 import { guardListeners } from "../queue/guarded_queue.ts";

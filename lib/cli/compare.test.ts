@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { makeRunDir, pointLatest } from "./paths.ts";
-import type { Spread } from "../results/types.ts";
+import type { Spread } from "../results/mod.ts";
 import { calibration, config, doc } from "../testing/comparison_fixtures.ts";
 import { runDeno } from "../testing/mod.ts";
 

@@ -6,7 +6,7 @@ import { UsageError } from "../params/mod.ts";
 import { exists } from "../testing/mod.ts";
 import { runDeno } from "../testing/commands.ts";
 import { assertCommitRecorded } from "../testing/tools.ts";
-import type { DequeueCostDocument } from "../results/dequeue_cost.ts";
+import type { DequeueCostDocument } from "../results/dequeue_cost_record.ts";
 
 Deno.test("dequeue-cost arguments: defaults, help and bad input", () => {
   const options = parseDequeueCostArgs([], {})!;

@@ -1,7 +1,7 @@
 /**
  * `deno task dequeue-cost`: what one dequeue costs each queue as its
  * backlog grows.  Parses the options (the table in
- * lib/params/dequeue_cost.ts), runs the measurement
+ * lib/params/dequeue_cost_params.ts), runs the measurement
  * (lib/run/dequeue_cost_run.ts), prints the report on stdout and writes
  * `latest.json`, `latest.md`, `charts/dequeue-cost.svg` and `report.html`
  * to `--out`, named as in every results folder.  `deno task report DIR` renders a folder's reports
@@ -23,7 +23,7 @@ import type {
   DepthCost,
   DequeueCostParams,
   DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 import { runDequeueCost } from "../run/dequeue_cost_run.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { Interrupter } from "./interrupt.ts";

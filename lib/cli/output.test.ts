@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkOutputDir, OutputError, ResultsOutput } from "./output.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 const DOCUMENT = {
   schemaVersion: 1,

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { tempRoot } from "../system/leftovers.ts";
 import { errorMessage } from "../results/error_message.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { writeResults } from "./write.ts";
 
 /** The output folder cannot be used; the message names it and the cause. */

@@ -20,11 +20,7 @@ import {
   recordParams,
   renderHelp,
 } from "../params/mod.ts";
-import type {
-  InboxProfile,
-  LoadParams,
-  SuiteParams,
-} from "../results/types.ts";
+import type { InboxProfile, LoadParams, SuiteParams } from "../results/mod.ts";
 import { UsageError } from "../params/mod.ts";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "./remodel.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const published = join(here, "../../results/stages-2048");

@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { remodel } from "../analysis/mod.ts";
 import { readResultsDocument, ResultsFileError } from "../results/read.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { rerender } from "./report.ts";
 import { writeAtomically } from "./write.ts";
 import { readCommit } from "../measure/provenance.ts";

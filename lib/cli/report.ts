@@ -14,7 +14,7 @@ import {
   isDequeueCostValue,
   OLD_DEQUEUE_COST_FILE,
   validateDequeueCostDocument,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 import {
   readJsonFile,
   ResultsFileError,

@@ -10,7 +10,7 @@
  * @module
  */
 import { RUNTIME_NAMES } from "../params/mod.ts";
-import type { RuntimeName } from "../results/types.ts";
+import type { RuntimeName } from "../results/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
 // The registry registers the queues' packages the app installs.
 import "../../drivers/mod.ts";

@@ -14,8 +14,8 @@ import { resultsReportFiles } from "../report/markdown.ts";
 import {
   DEQUEUE_COST_FILE,
   type DequeueCostDocument,
-} from "../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../results/types.ts";
+} from "../results/dequeue_cost_record.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /**
  * Writes through a temporary file and a rename, so a failed write (disk

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { errorMessage } from "../results/error_message.ts";
 import { readResultsDocument } from "../results/read.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /** One row of the bench's results, as the report shows it. */
 export interface BenchRow {

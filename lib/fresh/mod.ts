@@ -10,7 +10,7 @@
  * clone (`clone.ts`), the containers (`container.ts`) and the caches in
  * their home (`cache_sizes.ts`), what `deno task test` printed
  * (`test_output.ts`) and why a test was ignored (`ignore_source.ts`), the
- * bench's results (`bench_results.ts`) and the report (`report.ts`); the
+ * bench's results (`bench_results.ts`) and the report (`check_report.ts`); the
  * names and paths they share are in `layout.ts`, the check's error in
  * `error.ts`.  The parts that need no Docker are pure and tested beside
  * their modules; the rest has a time limit on every wait and removes every
@@ -46,5 +46,5 @@ export {
   type FreshCheckReport,
   renderMarkdown,
   type TestCommandReport,
-} from "./report.ts";
+} from "./check_report.ts";
 export { parseTestOutput, type TestReport } from "./test_output.ts";

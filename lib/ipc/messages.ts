@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { Implementation } from "../results/types.ts";
-import type { RuntimeIdentity } from "../runtime/types.ts";
+import type { Implementation } from "../results/mod.ts";
+import type { RuntimeIdentity } from "../results/configuration.ts";
 
 /**
  * `ready`: the child has started.  The sender then waits for `go`; the

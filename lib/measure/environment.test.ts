@@ -6,7 +6,7 @@ import {
   parseOsRelease,
   resolvePackageVersions,
 } from "./environment.ts";
-import type { SuiteParams } from "../results/types.ts";
+import type { SuiteParams } from "../results/mod.ts";
 
 const PARAMS: SuiteParams = {
   total: 500,

@@ -1,7 +1,7 @@
 /**
  * The machine and software a suite runs on, read by the bench itself (CPU,
  * memory, OS, runtime and exact package versions from `deno.lock`).
- * `lib/report/environment.ts` renders it for the report.
+ * `lib/report/environment_section.ts` renders it for the report.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import {
   type Environment,
   type SuiteParams,
   UNKNOWN,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** Packages whose versions every results file records. */
 const ALWAYS_RECORDED = ["@fedify/fedify", "@fedify/vocab"] as const;

@@ -7,7 +7,7 @@
  * @module
  */
 import { build, type Histogram } from "hdr-histogram-js";
-import type { Percentiles } from "../results/types.ts";
+import type { Percentiles } from "../results/mod.ts";
 
 /** Recorded values per millisecond: the histogram works in microseconds. */
 const UNITS_PER_MS = 1000;

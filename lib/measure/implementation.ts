@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Implementation } from "../results/types.ts";
+import type { Implementation } from "../results/mod.ts";
 
 /** Escapes a string for use inside a regular expression. */
 function escape(text: string): string {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { IdleProcess, ProcessRecord } from "../results/types.ts";
+import type { IdleProcess, ProcessRecord } from "../results/mod.ts";
 import {
   type ActivitySample,
   type ProcessSample,

@@ -14,7 +14,7 @@ import {
   type Commit,
   GIT_NOT_FOUND,
   NOT_A_GIT_CHECKOUT,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** This project's root: the folder of `deno.json`, two levels up. */
 const PROJECT_ROOT = new URL("../../", import.meta.url);

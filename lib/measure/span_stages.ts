@@ -35,7 +35,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
-import { type StageName, STAGES } from "../results/stages.ts";
+import { type StageName, STAGES } from "../results/stages_record.ts";
 import type { StageSamples } from "./stage_samples.ts";
 
 /** The stage each span name is read into, and the kind it must have. */

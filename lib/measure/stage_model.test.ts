@@ -9,7 +9,7 @@ import {
   pipelineRate,
   predict,
 } from "./stage_model.ts";
-import type { StageFigures, StagesRecord } from "../results/stages.ts";
+import type { StageFigures, StagesRecord } from "../results/stages_record.ts";
 
 const figures = (meanMs: number, count: number): StageFigures => ({
   count,

@@ -47,7 +47,7 @@ import {
   perDelivery,
   type PredictionBounds,
   type StagesRecord,
-} from "../results/stages.ts";
+} from "../results/stages_record.ts";
 import { cpuMsPerDelivery, roundTo } from "./stats.ts";
 
 /** What the model reads of a row. */

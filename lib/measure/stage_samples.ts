@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { StageName } from "../results/stages.ts";
+import type { StageName } from "../results/stages_record.ts";
 
 /** A batch of timings, ms, by stage; stages without a timing are absent. */
 export type StageBatch = Partial<Record<StageName, number[]>>;

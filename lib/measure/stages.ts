@@ -12,7 +12,7 @@ import {
   type StageName,
   STAGES,
   type StagesRecord,
-} from "../results/stages.ts";
+} from "../results/stages_record.ts";
 import { nearestRank, roundTo } from "./stats.ts";
 
 /** One `stages` message, as far as the summary reads it. */

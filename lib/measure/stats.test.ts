@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Percentiles, RunResult, Timeline } from "../results/types.ts";
+import type { Percentiles, RunResult, Timeline } from "../results/mod.ts";
 import {
   aggregateRuns,
   findOutliers,

@@ -13,7 +13,7 @@ import type {
   RunResult,
   Spread,
   Status,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** `value` rounded to `digits` decimal places. */
 export function roundTo(value: number, digits: number): number {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Series, Timeline } from "../results/types.ts";
+import type { Series, Timeline } from "../results/mod.ts";
 
 /** The most buckets a timeline has. */
 export const MAX_BUCKETS = 120;

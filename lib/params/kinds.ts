@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { LatencyRange } from "../results/types.ts";
+import type { LatencyRange } from "../results/mod.ts";
 
 /** Bad input: the CLI prints the message and exits with code 2. */
 export class UsageError extends Error {

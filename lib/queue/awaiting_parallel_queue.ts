@@ -11,7 +11,7 @@ import {
   type MessageQueueListenOptions,
   ParallelMessageQueue,
 } from "@fedify/fedify";
-import type { ParallelImpl } from "../results/types.ts";
+import type { ParallelImpl } from "../results/mod.ts";
 import { sleep } from "../system/sleep.ts";
 import { enqueueAll, orderingKey } from "./parallel_parts.ts";
 import { PromptParallelMessageQueue } from "./prompt_parallel_queue.ts";

@@ -5,11 +5,7 @@
  *
  * @module
  */
-import type {
-  ConfigurationResult,
-  RunResult,
-  Spread,
-} from "../results/types.ts";
+import type { ConfigurationResult, RunResult, Spread } from "../results/mod.ts";
 
 /** Integers with thousands separators. */
 export const integer = new Intl.NumberFormat("en-US");

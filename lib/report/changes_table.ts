@@ -10,7 +10,7 @@ import {
   formatRatio,
   formatShift,
   RATE_LABELS,
-} from "./calibration.ts";
+} from "./calibration_text.ts";
 import { alignedTable } from "./markdown_table.ts";
 import {
   type CalibrationComparison,

@@ -8,11 +8,7 @@
  */
 import { figureCell, spreadOver, type Unit } from "./cells.ts";
 import { alignedTable, type TableLayout } from "./markdown_table.ts";
-import type {
-  ConfigurationResult,
-  RunResult,
-  Spread,
-} from "../results/types.ts";
+import type { ConfigurationResult, RunResult, Spread } from "../results/mod.ts";
 
 /** One column of a table whose rows are `R`. */
 export interface Column<R> {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { delayedSection } from "./delayed_table.ts";
 import { featureDocument } from "../testing/chart_fixtures.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
 
 Deno.test("the delayed section lists each configuration with dead inboxes", () => {

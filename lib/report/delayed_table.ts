@@ -15,7 +15,7 @@ import {
   textColumn,
 } from "./columns.ts";
 import { label } from "./label.ts";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 
 /** Messages with one decimal (a mean backlog). */
 const tenths = () => ({ scale: 1, suffix: "", digits: 1 });

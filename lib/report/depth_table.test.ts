@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { depthSection, depthSummary } from "./depth_table.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
 
 Deno.test("the depth section lists each sampled configuration", () => {

@@ -14,8 +14,8 @@ import {
   textColumn,
 } from "./columns.ts";
 import { label } from "./label.ts";
-import type { ConfigurationResult } from "../results/types.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult } from "../results/mod.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /** Messages with two decimals (a mean error). */
 const messages = () => ({ scale: 1, suffix: "", digits: 2 });

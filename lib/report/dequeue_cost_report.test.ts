@@ -8,7 +8,7 @@ import { PALETTE } from "./charts/theme.ts";
 import {
   type DequeueCostDocument,
   readDequeueCostDocument,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 const PUBLISHED = new URL("../../results/dequeue-cost/", import.meta.url);
 

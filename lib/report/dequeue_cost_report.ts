@@ -19,16 +19,16 @@ import {
 } from "./columns.ts";
 import { renderDequeueCostHtml, REPORT_HTML } from "./html/mod.ts";
 import type { ReportFiles } from "./files.ts";
-import { provenanceLines } from "./environment.ts";
-import { queueCodeLines } from "./implementation.ts";
-import type { Environment } from "../results/types.ts";
+import { provenanceLines } from "./environment_section.ts";
+import { queueCodeLines } from "./implementation_text.ts";
+import type { Environment } from "../results/mod.ts";
 import {
   type CostFit,
   DEPTH_CALLS,
   type DepthCost,
   type DequeueCostDocument,
   type DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /** Seconds with one decimal. */
 const tenths = (): Unit => ({ scale: 1, suffix: " s", digits: 1 });

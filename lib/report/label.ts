@@ -12,7 +12,7 @@ import {
   type IdleRecord,
   type LoadRecord,
   type MaxRateRecord,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** What {@link label} reads of a result. */
 export interface Labelled {

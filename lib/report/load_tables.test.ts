@@ -4,7 +4,7 @@ import { loadSections, probeList } from "./load_tables.ts";
 import { renderMarkdown, renderTable } from "./markdown.ts";
 import { result, syntheticDocument } from "../testing/chart_fixtures.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /** The cells of the row whose label is `name` in the section `title`. */
 function row(text: string, title: string, name: string): string[] {

@@ -36,7 +36,7 @@ import type {
   MaxRateRecord,
   ResultsDocument,
   Spread,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** One section of the report: a titled table, its notes and its legend. */
 export interface Section {

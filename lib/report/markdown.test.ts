@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderMarkdown, renderTable } from "./markdown.ts";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 import { renderCharts } from "./charts/mod.ts";
 import {
   PARAMS,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { queueCodeLines } from "./implementation.ts";
+import { queueCodeLines } from "./implementation_text.ts";
 import { depthSection } from "./depth_table.ts";
 import { delayedSection } from "./delayed_table.ts";
 import { stagesSection } from "./stages_table.ts";
@@ -21,9 +21,12 @@ import { integer } from "./cells.ts";
 import { renderResultsHtml, REPORT_HTML } from "./html/mod.ts";
 import { rateText, rowKind } from "./label.ts";
 import { loadSections, type Section } from "./load_tables.ts";
-import { orderingSections } from "./ordering.ts";
-import { renderEnvironment } from "./environment.ts";
-import { renderDriftNotice, renderRowCalibrations } from "./calibration.ts";
+import { orderingSections } from "./ordering_section.ts";
+import { renderEnvironment } from "./environment_section.ts";
+import {
+  renderDriftNotice,
+  renderRowCalibrations,
+} from "./calibration_text.ts";
 import { columnTable } from "./columns.ts";
 import { markdownColumns, markdownLegend } from "./results_columns.ts";
 import { rowNotes, standInNote } from "./notes.ts";
@@ -31,10 +34,7 @@ import type {
   ConfigurationResult,
   LoadParams,
   ResultsDocument,
-} from "../results/types.ts";
-
-/** Also here for the modules that import it with the table. */
-export { label } from "./label.ts";
+} from "../results/mod.ts";
 
 /** The rows of the burst table: every row that is no steady-load one. */
 function burstRows(document: ResultsDocument): ConfigurationResult[] {

@@ -3,7 +3,7 @@
  * configuration at 0 ms, and the table beside what was measured.
  */
 import assert from "node:assert/strict";
-import type { ConfigurationResult } from "../results/types.ts";
+import type { ConfigurationResult } from "../results/mod.ts";
 import { result } from "../testing/chart_fixtures.ts";
 import { doc } from "../testing/comparison_fixtures.ts";
 import { networkSection, predictRates } from "./network.ts";

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 import { label } from "./label.ts";
 
 /** The rates a configuration is predicted to reach at a round trip. */

@@ -4,7 +4,7 @@
  * user's server left where it runs.
  */
 import assert from "node:assert/strict";
-import type { ProxyTraffic } from "../results/types.ts";
+import type { ProxyTraffic } from "../results/mod.ts";
 import { result } from "../testing/chart_fixtures.ts";
 import { configurationLabel } from "./label.ts";
 import { deploymentNotes, rowNotes } from "./notes.ts";

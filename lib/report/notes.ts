@@ -14,7 +14,7 @@ import type {
   CrashRecord,
   ProxyTraffic,
   RestartRecord,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** One line on a crash the run inflicted. */
 function crashNote(result: ConfigurationResult, crash: CrashRecord): string {

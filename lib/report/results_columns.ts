@@ -29,7 +29,7 @@ import {
 import type { Column } from "./columns.ts";
 import { label, rowKind } from "./label.ts";
 import { tableLabel } from "./notes.ts";
-import type { ConfigurationResult } from "../results/types.ts";
+import type { ConfigurationResult } from "../results/mod.ts";
 
 /** The tables a results column can be in. */
 export type ResultsTableName = "markdown" | "html";

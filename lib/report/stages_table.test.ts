@@ -6,14 +6,14 @@
 import assert from "node:assert/strict";
 import { consumerParts, stagesSection } from "./stages_table.ts";
 import { renderSpecs } from "./charts/mod.ts";
-import { stagesChart } from "./charts/stages.ts";
+import { stagesChart } from "./charts/stages_chart.ts";
 import { chartContext } from "./charts/context.ts";
 import { result, syntheticDocument } from "../testing/chart_fixtures.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
   StageFigures,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 const figures = (meanMs: number, count: number): StageFigures => ({
   count,

@@ -22,7 +22,7 @@ import {
   type ResultsDocument,
   type StageFigures,
   type StageName,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** One part of a slot's time per delivery, ms. */
 export interface ConsumerPart {

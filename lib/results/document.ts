@@ -12,9 +12,9 @@ import type {
   RuntimeName,
   Workload,
 } from "./configuration.ts";
-import type { Environment } from "./environment.ts";
+import type { Environment } from "./environment_record.ts";
 import type { Spread } from "./figures.ts";
-import type { LoadParams } from "./load.ts";
+import type { LoadParams } from "./load_record.ts";
 import type { RunResult } from "./run.ts";
 
 /** A run whose figure deviates strongly from the other runs. */

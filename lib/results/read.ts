@@ -7,7 +7,7 @@
  * @module
  */
 import { errorMessage } from "./error_message.ts";
-import { READABLE_SCHEMA_VERSIONS, type ResultsDocument } from "./types.ts";
+import { READABLE_SCHEMA_VERSIONS, type ResultsDocument } from "./document.ts";
 
 const STATUSES = new Set(["ok", "incomplete", "failed", "skipped"]);
 

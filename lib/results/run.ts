@@ -10,16 +10,16 @@ import type {
   DeploymentRecord,
   ProxyRecord,
   RoundTripsRecord,
-} from "./deployment.ts";
-import type { AppSignRate, CalibrationPoint } from "./environment.ts";
+} from "./deployment_record.ts";
+import type { AppSignRate, CalibrationPoint } from "./environment_record.ts";
 import type { DelayedRecord, DepthRecord, OrderingRecord } from "./fedify2.ts";
 import type { Percentiles, Series, Status } from "./figures.ts";
 import type {
   LimitedByRecord,
   PredictionBounds,
   StagesRecord,
-} from "./stages.ts";
-import type { IdleRecord, LoadRecord, MaxRateRecord } from "./load.ts";
+} from "./stages_record.ts";
+import type { IdleRecord, LoadRecord, MaxRateRecord } from "./load_record.ts";
 
 /**
  * A process that took part in a run: the one record of a measured process,

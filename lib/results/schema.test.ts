@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { loadDrivers } from "../../drivers/mod.ts";
-import type { ResultsDocument } from "./types.ts";
+import type { ResultsDocument } from "./document.ts";
 import { runSuite } from "../run/suite.ts";
 import { steadyDocument } from "../testing/load_fixtures.ts";
 import { PARAMS, result } from "../testing/chart_fixtures.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { CalibrationPoint, RuntimeIdentity } from "../results/types.ts";
+import type { CalibrationPoint, RuntimeIdentity } from "../results/mod.ts";
 import {
   RSA_ALGORITHM,
   rsaSigningKey,

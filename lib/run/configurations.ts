@@ -9,7 +9,7 @@
  */
 import { noneDriver } from "../../drivers/none/mod.ts";
 import type { Driver } from "../../drivers/driver.ts";
-import type { Availability } from "../services/types.ts";
+import type { Availability } from "../services/service_types.ts";
 import {
   BASELINE_DRIVER,
   configurationId,
@@ -19,7 +19,7 @@ import {
   type ParallelImpl,
   type RuntimeName,
   type SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import type { ServiceManager } from "../services/mod.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { GENERATOR_RUN, loadUnits, needsGenerator } from "./steady.ts";

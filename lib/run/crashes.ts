@@ -17,7 +17,7 @@ import type {
   CrashRecord,
   RestartRecord,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import type { Child } from "../system/process.ts";
 import { roundTo } from "../measure/stats.ts";
 import type { RunProcesses } from "./processes.ts";

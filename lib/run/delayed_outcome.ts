@@ -10,7 +10,7 @@
  */
 import { delayedBacklog } from "../measure/depth_error.ts";
 import { roundTo } from "../measure/stats.ts";
-import type { DelayedRecord, RunResult, Series } from "../results/types.ts";
+import type { DelayedRecord, RunResult, Series } from "../results/mod.ts";
 import type { DepthObservations } from "./depth_outcome.ts";
 
 /** The most points of the bench-counted `series`: one a second up to this. */

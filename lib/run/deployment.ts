@@ -22,7 +22,7 @@ import type {
   ProxyRecord,
   RoundTripsRecord,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import {
   type AcquiredService,
   allowedCpus,

@@ -17,7 +17,7 @@ import type { ServiceManager } from "../services/mod.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { sleep } from "../system/sleep.ts";
 import { fillDelayed, fillRange } from "./dequeue_point.ts";
-import { DEPTH_CALLS, type DepthCost } from "../results/dequeue_cost.ts";
+import { DEPTH_CALLS, type DepthCost } from "../results/dequeue_cost_record.ts";
 
 /** How long a queue may take to show every message it was given. */
 const SETTLE_TIMEOUT_MS = 60_000;

@@ -12,7 +12,7 @@ import {
   type EnqueueEvent,
 } from "../measure/depth_error.ts";
 import type { ChildMessage } from "../ipc/messages.ts";
-import type { DepthRecord } from "../results/types.ts";
+import type { DepthRecord } from "../results/mod.ts";
 
 /** What a run with `--sample-depth` observed about its queue's depth. */
 export interface DepthObservations {

@@ -15,7 +15,7 @@ import type { Driver } from "../../drivers/driver.ts";
 import { implementationFor } from "../../drivers/packages.ts";
 import { collectEnvironment } from "../measure/environment.ts";
 import { readCommitReading } from "../measure/provenance.ts";
-import type { Implementation } from "../results/types.ts";
+import type { Implementation } from "../results/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { fitCost, projectDrain } from "./dequeue_fit.ts";
@@ -27,7 +27,7 @@ import type {
   DequeueCostDocument,
   DequeueCostParams,
   DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /**
  * Told about each point: `null` when its fill starts, then the point

@@ -8,7 +8,7 @@ import { outboxMessages } from "./outbox_messages.ts";
 import {
   type DequeueCostPoint,
   readDequeueCostDocument,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 Deno.test("outbox messages are about the asked size and all distinct", () => {
   const message = outboxMessages(4096);

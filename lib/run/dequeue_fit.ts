@@ -11,7 +11,7 @@ import type {
   CostFit,
   DequeueCostPoint,
   DrainProjection,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /** The timing fields of a point. */
 export type PointTiming = Pick<

@@ -17,7 +17,7 @@ import { outboxMessages } from "./outbox_messages.ts";
 import type {
   DequeueCostParams,
   DequeueCostPoint,
-} from "../results/dequeue_cost.ts";
+} from "../results/dequeue_cost_record.ts";
 
 /** How long a stopped listener gets to finish its queries before closing. */
 const SETTLE_MS = 1000;

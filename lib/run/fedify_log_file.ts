@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { countLog, type LogCounts } from "../child/fedify_log.ts";
 import { leftovers } from "../system/leftovers.ts";
-import type { LogSummary } from "../results/types.ts";
+import type { LogSummary } from "../results/mod.ts";
 
 /**
  * The Fedify log file of one configuration: `<dir>/<id>.log`, emptied when

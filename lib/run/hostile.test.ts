@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import type { Driver } from "../../drivers/driver.ts";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
-import type { InboxProfile } from "../../fake_inbox/behaviour.ts";
+import type { InboxProfile } from "../results/mod.ts";
 import { INSTANT_INBOX } from "../params/mod.ts";
-import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
+import type { ConfigurationResult, SuiteParams } from "../results/mod.ts";
 import { runSuite } from "./suite.ts";
 import {
   assertOutcome,

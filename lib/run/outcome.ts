@@ -31,7 +31,7 @@ import type {
   RunResult,
   RuntimeIdentity,
   ServerRecord,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** How a run ended. */
 export type RunEnd =

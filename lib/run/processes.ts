@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { InboxClient } from "../../fake_inbox/client.ts";
-import type { InboxOptions } from "../../fake_inbox/server.ts";
+import { InboxClient } from "../../fake_inbox/inbox_client.ts";
+import type { InboxOptions } from "../../fake_inbox/inbox_server.ts";
 import type { SenderSpec, WorkerSpec } from "../child/specs.ts";
 import type {
   ChildMessage,
@@ -21,10 +21,13 @@ import type {
   Implementation,
   ProcessRecord,
   RuntimeIdentity,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { Child, type Launcher } from "../system/process.ts";
 
-const INBOX_SCRIPT = new URL("../../fake_inbox/server.ts", import.meta.url);
+const INBOX_SCRIPT = new URL(
+  "../../fake_inbox/inbox_server.ts",
+  import.meta.url,
+);
 const SENDER_SCRIPT = new URL("../child/sender.ts", import.meta.url);
 const WORKER_SCRIPT = new URL("../child/worker.ts", import.meta.url);
 

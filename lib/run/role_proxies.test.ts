@@ -7,7 +7,7 @@
 // The registry registers the backends' URL variables and default ports.
 import "../../drivers/mod.ts";
 import assert from "node:assert/strict";
-import type { ProxyRecord, ProxyTraffic } from "../results/types.ts";
+import type { ProxyRecord, ProxyTraffic } from "../results/mod.ts";
 import { urlEndpoint } from "../services/mod.ts";
 import { RoleProxies, roundTripsPerDelivery } from "./role_proxies.ts";
 

@@ -21,7 +21,7 @@ import type {
   ProxyRecord,
   ProxyTraffic,
   RoundTripsRecord,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** Where the proxies listen, unless the workers are on hosts of their own. */
 const PROXY_HOST = "127.0.0.1";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { loadDrivers } from "../../drivers/mod.ts";
-import type { SuiteParams } from "../results/types.ts";
+import type { SuiteParams } from "../results/mod.ts";
 import { runSuite } from "./suite.ts";
 import { survivors } from "../testing/mod.ts";
 

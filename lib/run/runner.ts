@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { InboxClient } from "../../fake_inbox/client.ts";
+import type { InboxClient } from "../../fake_inbox/inbox_client.ts";
 import type { InboxArrivals, InboxStats } from "../../fake_inbox/protocol.ts";
 import type { Driver, PreparedQueue } from "../../drivers/driver.ts";
 import type { LogSpec } from "../child/fedify_log.ts";
@@ -34,7 +34,7 @@ import type {
   RuntimeIdentity,
   ServerRecord,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import type { AppLauncher, ServiceManager } from "../services/mod.ts";
 import { errorMessage } from "../results/error_message.ts";
 import { redactSecrets } from "../../drivers/mod.ts";
@@ -44,7 +44,7 @@ import { roundTo } from "../measure/stats.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import type { RunLoad } from "../workload/plan.ts";
 import { CrashInjector } from "./crashes.ts";
-import { orderingKeyOf, orderingRecord } from "./ordering.ts";
+import { orderingKeyOf, orderingRecord } from "./ordering_outcome.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
 import { resolvedBudget, type RunLimits } from "./budget.ts";
 import { buildRunResult, type RunEnd } from "./outcome.ts";

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver, loadDrivers } from "../../drivers/mod.ts";
-import type { LoadParams, RunResult, SuiteParams } from "../results/types.ts";
+import type { LoadParams, RunResult, SuiteParams } from "../results/mod.ts";
 import { ServiceManager } from "../services/mod.ts";
 import { smallSuiteParams } from "../testing/mod.ts";
 import type { RunLoad } from "../workload/plan.ts";

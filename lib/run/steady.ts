@@ -14,11 +14,11 @@ import type {
   MaxRateProbe,
   MaxRateRecord,
   RunResult,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import {
   DEFAULT_PROBE_DRAIN_SECONDS,
   DEFAULT_PROBE_SECONDS,
-} from "../params/bench/load.ts";
+} from "../params/bench/load_params.ts";
 import { MaxRateSearch, probeKeptUp } from "../workload/max_rate.ts";
 import type { RunLoad } from "../workload/plan.ts";
 

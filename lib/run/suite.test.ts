@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
-import type { ResultsDocument, SuiteParams } from "../results/types.ts";
+import type { ResultsDocument, SuiteParams } from "../results/mod.ts";
 import {
   configurationUnfit,
   expandConfigurations,

@@ -35,7 +35,7 @@ import {
   type RuntimeName,
   SCHEMA_VERSION,
   type SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { runOnce } from "./runner.ts";
 import type { Progress } from "./watch.ts";
 import { deploymentRecord } from "./deployment.ts";

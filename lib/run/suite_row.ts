@@ -18,7 +18,7 @@ import type {
   LogSummary,
   RunResult,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import {
   type Configuration,
   configurationName,

@@ -12,7 +12,7 @@
  */
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import { type DeliveryPoint, estimateTotal } from "../measure/estimate.ts";
-import type { CrashRecord } from "../results/types.ts";
+import type { CrashRecord } from "../results/mod.ts";
 import { type RunLimits, type StopDecision, StopRule } from "./budget.ts";
 
 /** After the last expected delivery, how long to keep counting duplicates. */

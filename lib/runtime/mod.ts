@@ -8,15 +8,10 @@
 import { bunRuntime } from "./bun.ts";
 import { denoRuntime } from "./deno.ts";
 import { nodeRuntime } from "./node.ts";
-import type { AppRuntime, RuntimeName } from "./types.ts";
+import type { RuntimeName } from "../results/configuration.ts";
+import type { AppRuntime } from "./types.ts";
 
-export {
-  type AppRuntime,
-  type AppServer,
-  type FetchHandler,
-  type RuntimeIdentity,
-  type RuntimeName,
-} from "./types.ts";
+export { type AppRuntime, type AppServer, type FetchHandler } from "./types.ts";
 
 /** Which runtime this process runs on, from the globals each one defines. */
 export function currentRuntimeName(): RuntimeName {

@@ -16,9 +16,9 @@ import {
   type AppRuntime,
   type AppServer,
   type FetchHandler,
-  type RuntimeName,
   STOP_SIGNALS,
 } from "./types.ts";
+import type { RuntimeName } from "../results/configuration.ts";
 
 /** A cell to sleep on, synchronously, while stdout's pipe is full. */
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));

@@ -9,9 +9,7 @@
  * @module
  */
 
-import type { RuntimeIdentity, RuntimeName } from "../results/configuration.ts";
-
-export type { RuntimeIdentity, RuntimeName };
+import type { RuntimeIdentity } from "../results/configuration.ts";
 
 /** The signals that ask an app process to stop. */
 export const STOP_SIGNALS = ["SIGTERM", "SIGINT"] as const;

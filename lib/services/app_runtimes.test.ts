@@ -7,13 +7,12 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import "../../drivers/mod.ts"; // registers the backends' packages
+import { BUN_VERSION, NODE_VERSION } from "../params/mod.ts";
 import {
   appPackages,
-  BUN_VERSION,
   checkInstalled,
   manifestFor,
   missingLibrary,
-  NODE_VERSION,
   readImportMap,
 } from "./app_runtimes.ts";
 

@@ -20,15 +20,14 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { BUN_VERSION, NODE_VERSION } from "../params/mod.ts";
 import { APP_IMPORTS_ENV, type AppImports } from "../runtime/app_imports.ts";
-import type { RuntimeIdentity, RuntimeName } from "../runtime/types.ts";
+import type { RuntimeIdentity, RuntimeName } from "../results/configuration.ts";
 import { cacheDir, fillOnce } from "../system/cache_dir.ts";
 import { DENO_LAUNCHER, type Launcher } from "../system/process.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
 import { exists } from "../system/fs.ts";
-import { registeredBackends } from "./backends.ts";
+import { registeredBackends } from "./backend_facts.ts";
 import { nodeLibraryEnv } from "./node_libraries.ts";
 
-export { BUN_VERSION, NODE_VERSION };
 /**
  * The esbuild that transforms, on Node.js, the TypeScript modules its type
  * stripping refuses (`lib/runtime/node_hooks.ts`).

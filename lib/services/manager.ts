@@ -13,7 +13,7 @@ import type {
   Availability,
   ServiceDefinition,
   StartedServer,
-} from "./types.ts";
+} from "./service_types.ts";
 import { registerSecrets } from "./secrets.ts";
 import { freePort, missingBinaries } from "./server.ts";
 import {

@@ -23,7 +23,7 @@ export type {
   ServiceDefinition,
   StartedServer,
   StartOptions,
-} from "./types.ts";
+} from "./service_types.ts";
 export {
   freePort,
   hasBinaries,
@@ -56,7 +56,7 @@ export {
   type BackendFacts,
   registerBackends,
   registeredBackends,
-} from "./backends.ts";
+} from "./backend_facts.ts";
 export { findBinary } from "./binaries.ts";
 export { redactUrl } from "./url_password.ts";
 export {
@@ -98,9 +98,4 @@ export {
   spawnLogged,
   type SpawnLoggedOptions,
 } from "../system/logged_process.ts";
-export {
-  type AppLauncher,
-  BUN_VERSION,
-  NODE_VERSION,
-  prepareAppRuntime,
-} from "./app_runtimes.ts";
+export { type AppLauncher, prepareAppRuntime } from "./app_runtimes.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { readEnv } from "../system/env.ts";
-import { registeredBackends } from "./backends.ts";
+import { registeredBackends } from "./backend_facts.ts";
 import { urlPassword } from "./url_password.ts";
 
 /**

@@ -12,7 +12,7 @@ import {
   type ProcEntry,
 } from "../system/procstat.ts";
 import { sleep } from "../system/sleep.ts";
-import type { StartedServer } from "./types.ts";
+import type { StartedServer } from "./service_types.ts";
 import { errorMessage } from "../results/error_message.ts";
 import {
   type LoggedProcess,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { registeredBackends } from "./backends.ts";
+import { registeredBackends } from "./backend_facts.ts";
 
 const URL_PARTS = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s;
 

@@ -17,7 +17,7 @@ import type {
 } from "@fedify/fedify";
 import type { Driver, Json } from "../../drivers/driver.ts";
 import { percentiles } from "../measure/histogram.ts";
-import type { RunResult } from "../results/types.ts";
+import type { RunResult } from "../results/mod.ts";
 import { arrivalSchedule } from "../workload/arrivals.ts";
 import { evaluateLoad } from "../workload/load.ts";
 import type { RunLoad } from "../workload/plan.ts";

@@ -14,7 +14,7 @@ import type {
   Series,
   Status,
   Timeline,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** The suite parameters of {@link syntheticDocument}: 200 deliveries. */
 export const PARAMS = {

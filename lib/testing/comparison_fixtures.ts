@@ -11,7 +11,7 @@ import type {
   ResultsDocument,
   Spread,
   Status,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 const PARAMS = {
   total: 100,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 
 /**
  * The output of `deno task test` over three files: a failed test and a

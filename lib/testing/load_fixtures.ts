@@ -18,7 +18,7 @@ import type {
   ResultsDocument,
   RunResult,
   Series,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 /** The steady-load settings of {@link steadyDocument}. */
 export const LOAD_PARAMS: LoadParams = {

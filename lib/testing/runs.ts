@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { InboxStats } from "../../fake_inbox/protocol.ts";
 import { existsSync, readFileSync } from "node:fs";
-import type { ConfigurationResult, SuiteParams } from "../results/types.ts";
+import type { ConfigurationResult, SuiteParams } from "../results/mod.ts";
 
 /**
  * Suite parameters for a quick end-to-end run: 4 activities to 6 recipients

@@ -10,7 +10,7 @@
 // The registry registers the queues' packages the app installs.
 import "../../drivers/mod.ts";
 import { prepareAppRuntime } from "../services/app_runtimes.ts";
-import type { RuntimeName } from "../results/types.ts";
+import type { RuntimeName } from "../results/mod.ts";
 
 let here: Promise<RuntimeName[]> | undefined;
 

@@ -16,7 +16,7 @@ import {
   type Commit,
   GIT_NOT_FOUND,
   NOT_A_GIT_CHECKOUT,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 
 const told = new Set<string>();
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ArrivalPattern } from "../results/types.ts";
+import type { ArrivalPattern } from "../results/mod.ts";
 
 /** What a schedule is drawn from. */
 export interface ScheduleOptions {

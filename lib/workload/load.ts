@@ -14,7 +14,7 @@
  */
 import { percentiles } from "../measure/histogram.ts";
 import { roundTo } from "../measure/stats.ts";
-import type { ArrivalPattern, LoadRecord, Series } from "../results/types.ts";
+import type { ArrivalPattern, LoadRecord, Series } from "../results/mod.ts";
 
 /** Slices of the measured window whose spread is the run's own noise. */
 const SLICES = 5;

@@ -9,7 +9,7 @@ import {
   roundInside,
   roundRate,
 } from "./max_rate.ts";
-import type { RunResult } from "../results/types.ts";
+import type { RunResult } from "../results/mod.ts";
 
 /**
  * Runs a search against a model queue that keeps up with rates up to

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import type { MaxRateRecord, RunResult } from "../results/types.ts";
+import type { MaxRateRecord, RunResult } from "../results/mod.ts";
 
 /** The bracket's width, `high / low − 1`, at which the search stops. */
 export const RESOLUTION = 0.1;

@@ -7,7 +7,7 @@
  * @module
  */
 import { CUD_STEPS } from "../params/mod.ts";
-import type { Workload } from "../results/types.ts";
+import type { Workload } from "../results/mod.ts";
 
 /** Activities per note under `workload`: 1, or 3 for `cud`. */
 export function stepsPerObject(workload: Workload = "create"): number {

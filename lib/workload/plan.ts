@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ArrivalPattern } from "../results/types.ts";
+import type { ArrivalPattern } from "../results/mod.ts";
 
 /** How one run loads its configuration; a burst of TOTAL when absent. */
 export type RunLoad =

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { InboxProfile } from "../../results/types.ts";
+import type { InboxProfile } from "../../results/mod.ts";
 import { latency, share } from "../kinds.ts";
 import { optional, toggle, value } from "../spec.ts";
 

@@ -8,7 +8,7 @@ import type {
   ParallelImpl,
   RuntimeName,
   SuiteParams,
-} from "../../results/types.ts";
+} from "../../results/mod.ts";
 
 /** Largest accepted `total`. */
 export const MAX_TOTAL = 100_000;

@@ -12,14 +12,14 @@
  */
 import { SCENARIOS } from "../scenarios.ts";
 import type { CommandTable, ParamValues } from "../spec.ts";
-import { CRASHES_PARAMS, CRASHES_SECTION } from "./crashes.ts";
-import { DEPLOYMENT_PARAMS, DEPLOYMENT_SECTION } from "./deployment.ts";
+import { CRASHES_PARAMS, CRASHES_SECTION } from "./crash_params.ts";
+import { DEPLOYMENT_PARAMS, DEPLOYMENT_SECTION } from "./deployment_params.ts";
 import { DEPTH_PARAMS, DEPTH_SECTION } from "./depth.ts";
 import { INBOX_PARAMS, INBOX_SECTION, INSTANT_INBOX } from "./inbox.ts";
 import { MAX_DELIVERIES } from "./limits.ts";
-import { LOAD_PARAMS, LOAD_SECTION } from "./load.ts";
-import { OUTPUT_PARAMS, OUTPUT_SECTION } from "./output.ts";
-import { SUITE_PARAMS, SUITE_SECTION } from "./suite.ts";
+import { LOAD_PARAMS, LOAD_SECTION } from "./load_params.ts";
+import { OUTPUT_PARAMS, OUTPUT_SECTION } from "./output_params.ts";
+import { SUITE_PARAMS, SUITE_SECTION } from "./suite_params.ts";
 import { CUD_STEPS, WORKLOAD_PARAMS, WORKLOAD_SECTION } from "./workload.ts";
 
 export * from "./limits.ts";

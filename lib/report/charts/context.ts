@@ -12,7 +12,7 @@ import { paletteColor, seriesDash } from "./theme.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
-} from "../../results/types.ts";
+} from "../../results/mod.ts";
 
 /** A chart before rendering: its names and its Vega-Lite spec. */
 export interface ChartSpec {
@@ -35,7 +35,7 @@ export interface Context {
   readonly document: ResultsDocument;
   /**
    * Configurations with a display label, in document order: the burst rows
-   * (steady-load rows have charts of their own, `load.ts` and `idle.ts`).
+   * (steady-load rows have charts of their own, `load_chart.ts` and `idle.ts`).
    */
   readonly entries: readonly Entry[];
   /** Every label that may get a colour, and its colour. */

@@ -7,7 +7,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ChartSpec } from "./context.ts";
 import { fitted, frame, paletteColor } from "./theme.ts";
-import type { DequeueCostDocument } from "../../results/dequeue_cost.ts";
+import type { DequeueCostDocument } from "../../results/dequeue_cost_record.ts";
 
 /**
  * Milliseconds per dequeue against the number of messages in the queue,

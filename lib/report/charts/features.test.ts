@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chartContext } from "./context.ts";
 import { delayedBacklogChart } from "./delayed.ts";
 import { renderCharts } from "./mod.ts";
-import { ORDERING_BARS, orderingChart } from "./ordering.ts";
+import { ORDERING_BARS, orderingChart } from "./ordering_chart.ts";
 import {
   featureDocument,
   syntheticDocument,

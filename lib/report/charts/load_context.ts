@@ -12,7 +12,7 @@ import { paletteColor } from "./theme.ts";
 import type {
   ConfigurationResult,
   ResultsDocument,
-} from "../../results/types.ts";
+} from "../../results/mod.ts";
 
 /** The steady-load rows of a document and what their charts share. */
 export interface LoadContext {

@@ -24,15 +24,15 @@ export type { ChartSpec } from "./context.ts";
 import { delayedBacklogChart } from "./delayed.ts";
 import { idleCpuChart } from "./idle.ts";
 import { latencyChart } from "./latency.ts";
-import { backlogChart, loadLatencyChart } from "./load.ts";
+import { backlogChart, loadLatencyChart } from "./load_chart.ts";
 import { loadContext } from "./load_context.ts";
-import { orderingChart } from "./ordering.ts";
+import { orderingChart } from "./ordering_chart.ts";
 import { scalingChart } from "./scaling.ts";
 import { sendReceiveChart } from "./send_receive.ts";
-import { stagesChart } from "./stages.ts";
+import { stagesChart } from "./stages_chart.ts";
 import { measuringHelvetica } from "./text.ts";
 import { cumulativeChart, queueDepthChart, rateChart } from "./time_series.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** One rendered chart. */
 export interface Chart {

@@ -7,7 +7,7 @@ import {
   maxPerBucket,
   meanPerBucket,
 } from "./resample.ts";
-import type { Series } from "../../results/types.ts";
+import type { Series } from "../../results/mod.ts";
 
 Deno.test("holdFlat: a gap keeps the earlier value until a bucket before", () => {
   assert.deepEqual(holdFlat([[0, 0], [1, 10], [5, 20]], 1), [

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Series } from "../../results/types.ts";
+import type { Series } from "../../results/mod.ts";
 
 /** Most points a series keeps before it is merged into wider buckets. */
 export const MAX_POINTS = 600;

@@ -3,11 +3,12 @@ import { renderCharts } from "./mod.ts";
 import { chartContext } from "./context.ts";
 import { OUTCOMES, scalingChart } from "./scaling.ts";
 import { INK, PALETTE } from "./theme.ts";
-import type { ResultsDocument, Status } from "../../results/types.ts";
-import {
-  type InboxProfile,
-  INSTANT_INBOX,
-} from "../../../fake_inbox/behaviour.ts";
+import type {
+  InboxProfile,
+  ResultsDocument,
+  Status,
+} from "../../results/mod.ts";
+import { INSTANT_INBOX } from "../../params/mod.ts";
 import {
   PARAMS,
   result,

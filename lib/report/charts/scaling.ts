@@ -10,7 +10,7 @@ import { label } from "../label.ts";
 import type { ChartSpec, Context } from "./context.ts";
 import { fixed, unique } from "./format.ts";
 import { fitted, frame, INK, paletteColor } from "./theme.ts";
-import type { SuiteParams } from "../../results/types.ts";
+import type { SuiteParams } from "../../results/mod.ts";
 
 /** How a run ended, as the legend names it: finished, or cut off. */
 export const OUTCOMES = ["finished", "cut off (rate so far)"] as const;

@@ -13,7 +13,7 @@ import {
   stoppedDocument,
   syntheticDocument,
 } from "../../testing/chart_fixtures.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** A layer of the chart, as far as the tests read it. */
 interface Layer {

@@ -9,7 +9,7 @@
 import type { Context, Entry } from "./context.ts";
 import { short } from "./format.ts";
 import { ESTIMATE_PHASE } from "./theme.ts";
-import type { ConfigurationResult, Spread } from "../../results/types.ts";
+import type { ConfigurationResult, Spread } from "../../results/mod.ts";
 
 /** What a datum of the chart draws. */
 export type MarkKind = "measured" | "estimate" | "none";

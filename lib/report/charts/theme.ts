@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Percentiles } from "../../results/types.ts";
+import type { Percentiles } from "../../results/mod.ts";
 import { textWidth } from "./text.ts";
 
 /** Total width of every chart, in pixels. */

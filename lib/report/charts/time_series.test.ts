@@ -13,7 +13,7 @@ import {
   syntheticDocument,
   timeline,
 } from "../../testing/chart_fixtures.ts";
-import type { Series } from "../../results/types.ts";
+import type { Series } from "../../results/mod.ts";
 
 Deno.test("renderCharts: long timelines are merged into wider buckets", async () => {
   const counts = Array.from({ length: 5000 }, (_, i) => i % 60 < 2 ? 300 : 0);

@@ -24,7 +24,7 @@ import {
   MAX_PLAIN_SERIES,
   RULE_LABEL_MARK,
 } from "./theme.ts";
-import type { Series, Timeline } from "../../results/types.ts";
+import type { Series, Timeline } from "../../results/mod.ts";
 
 /** One point of one configuration's line, `t` in the context's time unit. */
 type Row = Record<string, string | number>;

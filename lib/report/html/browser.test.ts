@@ -20,9 +20,9 @@ import { chartContext } from "../charts/context.ts";
 import { renderCharts } from "../charts/mod.ts";
 import { sendReceiveChart } from "../charts/send_receive.ts";
 import { renderDequeueCostChart } from "../dequeue_cost_report.ts";
-import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
+import { readDequeueCostDocument } from "../../results/dequeue_cost_record.ts";
 import { readResultsDocument } from "../../results/read.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 import { findChromium, launchChromium } from "../../testing/browser.ts";
 import { steadyDocument } from "../../testing/mod.ts";
 import {

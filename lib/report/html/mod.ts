@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { queueCodeLines } from "../implementation.ts";
+import { queueCodeLines } from "../implementation_text.ts";
 import { libraries } from "./assets.ts";
 import { interactiveSpec } from "./interactive.ts";
 import { inline, proseHtml } from "./markup.ts";
@@ -16,11 +16,11 @@ import { type PageChart, renderPage } from "./page.ts";
 import { dequeueCostTable, resultsTable } from "./table.ts";
 import { type ChartSpec, chartSpecs } from "../charts/mod.ts";
 import { dequeueCostChart } from "../charts/dequeue_cost_chart.ts";
-import { renderEnvironment } from "../environment.ts";
+import { renderEnvironment } from "../environment_section.ts";
 import { duration, integer } from "../cells.ts";
 import { rowNotes } from "../notes.ts";
-import type { DequeueCostDocument } from "../../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { DequeueCostDocument } from "../../results/dequeue_cost_record.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** The report's file name in its results folder. */
 export const REPORT_HTML = "report.html";

@@ -6,7 +6,7 @@ import {
   stoppedDocument,
   syntheticDocument,
 } from "../../testing/chart_fixtures.ts";
-import { readDequeueCostDocument } from "../../results/dequeue_cost.ts";
+import { readDequeueCostDocument } from "../../results/dequeue_cost_record.ts";
 
 Deno.test("the headline table: a row per result, figures beside their JSON numbers", () => {
   const document = syntheticDocument();

@@ -24,8 +24,8 @@ import {
 import type {
   DequeueCostDocument,
   DequeueCostPoint,
-} from "../../results/dequeue_cost.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+} from "../../results/dequeue_cost_record.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 /** One cell: what it shows and, for a figure, the number it shows. */
 export interface Cell extends CellText {

@@ -17,18 +17,17 @@ import type { CryptographicKey, Multikey } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
 import { control, emit, now, readSpec } from "../lib/ipc/child_io.ts";
 import { sleep } from "../lib/system/sleep.ts";
-import { Behaviour, type InboxProfile, needsDrops } from "./behaviour.ts";
+import type { InboxProfile } from "../lib/results/mod.ts";
+import { Behaviour, needsDrops } from "./behaviour.ts";
 import { INSTANT_INBOX } from "../lib/params/mod.ts";
 import { DeliveryLedger, type Expectation } from "./ledger.ts";
-import { OrderLedger } from "./order.ts";
+import { OrderLedger } from "./arrival_order.ts";
 import { DeadInboxes, deadRecipients, serveDeadInboxes } from "./dead.ts";
 import {
   INBOX_PATHS,
   type InboxArrivals,
   type InboxStats,
 } from "./protocol.ts";
-
-export type { InboxArrivals, InboxStats } from "./protocol.ts";
 
 /** Options for {@link serveInbox}. */
 export interface InboxOptions extends Expectation {

@@ -12,7 +12,7 @@ import { columnTable, numberColumn, textColumn } from "./columns.ts";
 import { configurationLabel } from "./label.ts";
 import type { Section } from "./load_tables.ts";
 import { tableLabel } from "./notes.ts";
-import type { ConfigurationResult, ResultsDocument } from "../results/types.ts";
+import type { ConfigurationResult, ResultsDocument } from "../results/mod.ts";
 
 /** The configuration of a row, its ordering key aside. */
 function sameConfiguration(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatRatio, renderCalibration } from "./calibration.ts";
+import { formatRatio, renderCalibration } from "./calibration_text.ts";
 import { calibration } from "../testing/comparison_fixtures.ts";
 
 Deno.test("formatRatio: a signed percentage change", () => {

@@ -17,8 +17,8 @@ import {
   type RateShift,
   type RowDrift,
   rowDrift,
-} from "../results/calibration.ts";
-import type { Calibration, CalibrationPoint } from "../results/types.ts";
+} from "../results/calibration_drift.ts";
+import type { Calibration, CalibrationPoint } from "../results/mod.ts";
 
 /** What each rate is, for prose. */
 export const RATE_LABELS: Readonly<Record<CalibrationRate, string>> = {

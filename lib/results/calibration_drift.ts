@@ -1,7 +1,7 @@
 /**
  * Reading calibrations (see `lib/run/calibrate.ts`, which measures them):
  * whether the machine's speed changed during a suite or between two suites
- * by more than the calibration's own noise.  `lib/report/calibration.ts`
+ * by more than the calibration's own noise.  `lib/report/calibration_text.ts`
  * writes them in words.
  *
  * A rate's noise is the min–max of its slices.  Two rates differ beyond
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Calibration, CalibrationPoint } from "./types.ts";
+import type { Calibration, CalibrationPoint } from "./environment_record.ts";
 
 /**
  * The rates a calibration records; `rsaSignsPerSecondAllCores` only in files

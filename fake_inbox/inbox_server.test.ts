@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { activityId } from "./ledger.ts";
-import { type InboxArrivals, type InboxStats, serveInbox } from "./server.ts";
+import type { InboxArrivals, InboxStats } from "./protocol.ts";
+import { serveInbox } from "./inbox_server.ts";
 
 Deno.test("fake inbox answers 202 and accounts over real HTTP", async () => {
   const inbox = await serveInbox({ runId: "t1", total: 3, recipients: 2 });

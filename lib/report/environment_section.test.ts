@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { provenanceLines, renderEnvironment } from "./environment.ts";
-import type { Environment } from "../results/types.ts";
+import { provenanceLines, renderEnvironment } from "./environment_section.ts";
+import type { Environment } from "../results/mod.ts";
 import { calibration, ENVIRONMENT } from "../testing/comparison_fixtures.ts";
 
 Deno.test("renderEnvironment: Machine and Software sections", () => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { idleCpuChart } from "./idle.ts";
-import { backlogChart, loadLatencyChart } from "./load.ts";
+import { backlogChart, loadLatencyChart } from "./load_chart.ts";
 import { loadContext } from "./load_context.ts";
 import { renderCharts } from "./mod.ts";
 import { syntheticDocument } from "../../testing/chart_fixtures.ts";
 import { steadyDocument } from "../../testing/load_fixtures.ts";
-import type { ResultsDocument } from "../../results/types.ts";
+import type { ResultsDocument } from "../../results/mod.ts";
 
 Deno.test("renderCharts: a steady-load document adds its charts after the others", async () => {
   const charts = await renderCharts(steadyDocument());

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { featureDocument, PARAMS, result } from "../testing/chart_fixtures.ts";
-import type { ResultsDocument } from "../results/types.ts";
+import type { ResultsDocument } from "../results/mod.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { orderingSections, orderingSummary } from "./ordering.ts";
+import { orderingSections, orderingSummary } from "./ordering_section.ts";
 
 const REDIS_NOTE = "not supported by the installed version: @fedify/redis " +
   "1.8.7 predates orderingKey (Fedify 2.0) and ignores it";

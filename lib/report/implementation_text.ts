@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { type Implementation, NOT_A_GIT_CHECKOUT } from "../results/types.ts";
+import { type Implementation, NOT_A_GIT_CHECKOUT } from "../results/mod.ts";
 
 /** One implementation in words, for a Markdown list. */
 export function implementationText(implementation: Implementation): string {

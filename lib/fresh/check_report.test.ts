@@ -5,7 +5,7 @@ import {
   TEST_OUTPUT,
 } from "../testing/fresh_fixtures.ts";
 import { summariseResults } from "./bench_results.ts";
-import { type FreshCheckReport, renderMarkdown } from "./report.ts";
+import { type FreshCheckReport, renderMarkdown } from "./check_report.ts";
 import { parseTestOutput } from "./test_output.ts";
 
 Deno.test("the Markdown report shows rows, failures and ignored tests", () => {

@@ -13,7 +13,7 @@ import type {
   OrderingRecord,
   ParallelImpl,
   SuiteParams,
-} from "../results/types.ts";
+} from "../results/mod.ts";
 import { stepsPerObject } from "../workload/ordering.ts";
 import type { Driver } from "../../drivers/driver.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { activityId } from "./ledger.ts";
-import { objectStep, OrderLedger } from "./order.ts";
-import { serveInbox } from "./server.ts";
+import { objectStep, OrderLedger } from "./arrival_order.ts";
+import { serveInbox } from "./inbox_server.ts";
 
 Deno.test("objectStep: three steps per note", () => {
   assert.deepEqual(objectStep(0, 3), { object: 0, step: 0 });

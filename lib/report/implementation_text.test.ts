@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { implementationText, queueCodeLines } from "./implementation.ts";
-import type { Implementation } from "../results/types.ts";
+import { implementationText, queueCodeLines } from "./implementation_text.ts";
+import type { Implementation } from "../results/mod.ts";
 
 const fromTree = (ref: Implementation["ref"]): Implementation => ({
   specifier: "@fedify/redis",

@@ -9,10 +9,10 @@ import {
   inProcessDriver,
   loadDrivers,
 } from "../../drivers/mod.ts";
-import type { SuiteParams } from "../results/types.ts";
+import type { SuiteParams } from "../results/mod.ts";
 import { withEnv } from "../testing/mod.ts";
 import { runSuite } from "./suite.ts";
-import { orderingSupport } from "./ordering.ts";
+import { orderingSupport } from "./ordering_outcome.ts";
 
 const reordering = new URL("../testing/reordering_driver.ts", import.meta.url)
   .href;

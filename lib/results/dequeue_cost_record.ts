@@ -7,7 +7,8 @@
  * @module
  */
 import { readJsonFile, ResultsFileError } from "./read.ts";
-import type { DepthRecord, Implementation } from "./types.ts";
+import type { Implementation } from "./configuration.ts";
+import type { DepthRecord } from "./fedify2.ts";
 
 /** The parameters a dequeue-cost file records (all but where it went). */
 export interface DequeueCostParams {

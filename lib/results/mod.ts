@@ -4,13 +4,13 @@
  *
  * - `configuration.ts`: what a configuration is and its id;
  * - `figures.ts`: status, percentiles, series, spreads;
- * - `load.ts`: steady load, the max-rate search, idle;
+ * - `load_record.ts`: steady load, the max-rate search, idle;
  * - `fedify2.ts`: ordering keys, `getDepth()`, dead inboxes;
- * - `stages.ts`: where a delivery's time goes, what limits a row, the
+ * - `stages_record.ts`: where a delivery's time goes, what limits a row, the
  *   model's prediction;
- * - `deployment.ts`: the app's cores and its queue server's distance;
+ * - `deployment_record.ts`: the app's cores and its queue server's distance;
  * - `run.ts`: one run of a configuration;
- * - `environment.ts`: the machine, the commit, the calibrations;
+ * - `environment_record.ts`: the machine, the commit, the calibrations;
  * - `document.ts`: the document, its parameters and its results.
  *
  * @module
@@ -43,7 +43,7 @@ export {
   type StageSpec,
   stageSpec,
   type StagesRecord,
-} from "./stages.ts";
+} from "./stages_record.ts";
 export {
   type Percentiles,
   type Series,
@@ -58,7 +58,7 @@ export {
   type LoadRecord,
   type MaxRateProbe,
   type MaxRateRecord,
-} from "./load.ts";
+} from "./load_record.ts";
 export {
   type DelayedRecord,
   type DepthRecord,
@@ -70,7 +70,7 @@ export {
   type ProxyRecord,
   type ProxyTraffic,
   type RoundTripsRecord,
-} from "./deployment.ts";
+} from "./deployment_record.ts";
 export {
   type CrashRecord,
   type EstimateRecord,
@@ -91,7 +91,7 @@ export {
   NOT_A_GIT_CHECKOUT,
   type RateSpread,
   UNKNOWN,
-} from "./environment.ts";
+} from "./environment_record.ts";
 export {
   type ConfigurationResult,
   type Outlier,

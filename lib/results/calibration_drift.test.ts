@@ -6,9 +6,9 @@ import {
   shiftBetween,
   shiftOf,
   suiteRate,
-} from "./calibration.ts";
+} from "./calibration_drift.ts";
 
-import type { Calibration } from "./types.ts";
+import type { Calibration } from "./environment_record.ts";
 import { calibration } from "../testing/comparison_fixtures.ts";
 
 Deno.test("shiftOf: beyond noise only when the ranges do not overlap", () => {

@@ -1,7 +1,7 @@
 /**
  * {@link InboxClient}, with which the runner and `deno task inbox-capacity`
  * read a running fake inbox's counters and arrivals at the control paths
- * `protocol.ts` defines: the other side of `server.ts`.
+ * `protocol.ts` defines: the other side of `inbox_server.ts`.
  *
  * @module
  */

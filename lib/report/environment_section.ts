@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { renderCalibration } from "./calibration.ts";
-import { type Environment, UNKNOWN } from "../results/types.ts";
+import { renderCalibration } from "./calibration_text.ts";
+import { type Environment, UNKNOWN } from "../results/mod.ts";
 
 /**
  * Renders the environment as the "Machine" (with the calibration, when
