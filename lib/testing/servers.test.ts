@@ -47,7 +47,9 @@ Deno.test({
       await Deno.writeTextFile(
         file,
         `import { SharedServers } from ${JSON.stringify(here("./servers.ts"))};
-import { redisService } from ${JSON.stringify(here("../../drivers/redis/mod.ts"))};
+import { redisService } from ${
+          JSON.stringify(here("../../drivers/redis/mod.ts"))
+        };
 const shared = new SharedServers();
 for (const name of ["first", "second"]) {
   Deno.test({
