@@ -2,10 +2,10 @@
  * The order in which `deno task test` (`run_tests.ts`) runs the test files,
  * and how it shares a long file between its processes.
  *
- * Two processes each take the next file when done, so the run ends when
+ * Its processes each take the next file when done, so the run ends when
  * the last long file does: the longest start first.  How long each file
  * takes is data, `lib/cli/test_durations.json` (seconds, measured with two
- * files at once; `deno task test --record-durations` writes it again).  A
+ * or three files at once; `deno task test --record-durations` writes it again).  A
  * file the list does not name under its path, nor under its name alone
  * (moved to another folder), starts before every file it names, largest
  * first: nothing says it is short, and a short one costs little at the
@@ -14,7 +14,7 @@
  * A file that registers its tests through `shardedTest`
  * (`lib/testing/shards.ts`) runs as several processes, each with
  * {@link SHARD_ENV} naming its share, about one per {@link SHARD_SECONDS}
- * of its recorded duration, so that both processes take a part of it and
+ * of its recorded duration, so that several processes take a part of it and
  * no single file holds the end of the run.
  *
  * @module
