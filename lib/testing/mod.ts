@@ -3,8 +3,8 @@
  * on, a driver's round trip, and (re-exported) the fixtures of the modules
  * beside this one: running `deno`, servers and their clients, queues on
  * their own, suites with exact accounting, and the synthetic steady-load
- * document.  The charts' synthetic documents and misbehaving drivers have
- * modules of their own.
+ * document.  The charts' synthetic documents, misbehaving drivers, and
+ * the rounds of crashing and of fetching a server have modules of their own.
  *
  * @module
  */
@@ -39,6 +39,7 @@ export {
   queueExists,
   rejectsWithin,
   serversMissing,
+  SERVICE_ENVS,
   withEnv,
   withRedis,
   withSilentServer,

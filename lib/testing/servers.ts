@@ -1,6 +1,6 @@
 /**
  * Fixtures for tests of servers and their clients: environment variables
- * set for one test, a TCP server that never answers, a rejection that must
+ * set for one test (the backends' URL variables unset), a TCP server that never answers, a rejection that must
  * come in time, a connected Redis client, and state that has outlived a
  * server crash.
  *
@@ -39,6 +39,17 @@ export function serversMissing(
   }
   return reasons.length === 0 ? undefined : reasons.join("; ");
 }
+
+/**
+ * The built-in backends' URL variables, each unset: for {@link withEnv}, so
+ * that a test starts throwaway servers rather than use a user's.
+ */
+export const SERVICE_ENVS = {
+  REDIS_URL: undefined,
+  POSTGRES_URL: undefined,
+  AMQP_URL: undefined,
+  MYSQL_URL: undefined,
+};
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
