@@ -2,12 +2,14 @@
  * What lists backends derives from the registry: a fixture backend added
  * with one line to a registry's drivers shows in `--list`, in the
  * redaction of its URL variable's password, in the default port of its
- * URL scheme, in `--help`, and in the packages the app installs; and the
- * built-in registry gives exactly the lists that were written by hand
+ * URL scheme, in `--help`, in the packages the app installs, and in the
+ * table of drivers that `deno task docs` writes into docs/library.md; and
+ * the built-in registry gives exactly the lists that were written by hand
  * before.
  */
 import assert from "node:assert/strict";
 import { benchHelp } from "../lib/cli/params.ts";
+import { driversTable } from "../lib/cli/docs.ts";
 import { driverList } from "../lib/cli/list.ts";
 import { appPackages } from "../lib/services/app_runtimes.ts";
 import {
@@ -68,12 +70,18 @@ Deno.test("a fixture backend added with one registry line shows in every list", 
     const packages = appPackages({ npm: {}, local: {} });
     assert.ok(packages.includes("@fedify/fixture-queue"), `${packages}`);
     assert.ok(packages.includes("fixture-queue-client"), `${packages}`);
+    // The table of drivers in docs/library.md.
+    assert.match(
+      driversTable(registry),
+      /\n\| `fixture-queue` +\| a fixture backend, registered by a test +\| +\|$/,
+    );
   } finally {
     registerBackends(backendFacts(builtinDrivers));
   }
   // Gone again with the line.
   assert.equal(urlEndpoint("fixtureq://u@q.example/1"), undefined);
   assert.doesNotMatch(benchHelp(builtinDrivers), /FIXTURE_QUEUE_URL/);
+  assert.doesNotMatch(driversTable(builtinDrivers), /fixture-queue/);
 });
 
 Deno.test("the built-in registry's facts are the lists once written by hand", () => {

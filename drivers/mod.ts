@@ -52,8 +52,10 @@ import {
 
 export type {
   DepthReport,
+  DocsRow,
   Driver,
   DriverCore,
+  DriverDocs,
   DriverLifecycle,
   DriverPackaging,
   DriverService,
