@@ -32,8 +32,10 @@ import { join } from "node:path";
 
 export type {
   DepthReport,
+  DocsRow,
   Driver,
   DriverCore,
+  DriverDocs,
   DriverLifecycle,
   DriverPackaging,
   DriverService,

@@ -231,12 +231,35 @@ export interface DriverPackaging {
 }
 
 /**
+ * A driver's row in the table of drivers in docs/library.md, which
+ * `deno task docs` writes from the registry; both cells are Markdown, with
+ * links relative to docs/.  Drivers next to each other in the registry
+ * whose rows are equal share one row.
+ */
+export interface DocsRow {
+  /** The Queue column: which queue class, package and version it runs. */
+  readonly queue: string;
+  /** The Notes column: what sets it apart, its server, when it runs. */
+  readonly notes: string;
+}
+
+/** How the documentation presents a driver. */
+export interface DriverDocs {
+  /**
+   * Its row in docs/library.md's table of drivers; absent, the row gives
+   * its {@link DriverCore.description} as its queue and no notes.
+   */
+  readonly docs?: DocsRow;
+}
+
+/**
  * One kind of outbox queue that the bench can measure: a small core
  * ({@link DriverCore}) and optional capabilities, each of which a driver
  * has or leaves out: a queue ({@link DriverLifecycle}), a server
- * ({@link DriverService}), declared traits ({@link DriverTraits}), and its
- * code's packages, runtimes and suite ({@link DriverPackaging}).  A driver
- * is one object literal with whichever members it has.
+ * ({@link DriverService}), declared traits ({@link DriverTraits}), its
+ * code's packages, runtimes and suite ({@link DriverPackaging}), and its
+ * row in the documentation ({@link DriverDocs}).  A driver is one object
+ * literal with whichever members it has.
  */
 export interface Driver
   extends
@@ -244,4 +267,5 @@ export interface Driver
     DriverLifecycle,
     DriverService,
     DriverTraits,
-    DriverPackaging {}
+    DriverPackaging,
+    DriverDocs {}

@@ -52,8 +52,10 @@ import {
 
 export type {
   DepthReport,
+  DocsRow,
   Driver,
   DriverCore,
+  DriverDocs,
   DriverLifecycle,
   DriverPackaging,
   DriverService,
@@ -67,7 +69,7 @@ export type {
 } from "./driver.ts";
 export type { RuntimeName } from "../lib/results/mod.ts";
 export type { BackendFacts } from "../lib/services/backend_facts.ts";
-export { backendFacts } from "./backends.ts";
+export { backendFacts, backendServices, fetchedServers } from "./backends.ts";
 export { redactSecrets } from "../lib/services/secrets.ts";
 export type {
   Availability,

@@ -269,6 +269,8 @@ class RecordingQueue implements MessageQueue {
 export interface AmqpDriverOptions {
   /** The driver's name. */
   readonly name: string;
+  /** Its row in the docs' table of drivers; see {@link Driver.docs}. */
+  readonly docs?: Driver["docs"];
   /**
    * What sets it apart, the end of its description; by default "otherwise
    * the package's defaults".
@@ -388,6 +390,7 @@ export function amqpDriverFor(options: AmqpDriverOptions): Driver {
     packages: ["amqplib"],
     depth: "ready-and-delayed",
     ...(options.suite == null ? {} : { suite: options.suite }),
+    ...(options.docs == null ? {} : { docs: options.docs }),
     async prepare({ runId, serviceUrl }) {
       if (serviceUrl == null) throw new Error(`${name}: no server URL`);
       const config = amqpConfig(serviceUrl, runId, options);
@@ -422,7 +425,17 @@ export function amqpDriverFor(options: AmqpDriverOptions): Driver {
  * A RabbitMQ queue: durable, persistent, `nativeRetrial: true` (acknowledged
  * after the handler succeeds).
  */
-export const amqpDriver: Driver = amqpDriverFor({ name: "amqp" });
+export const amqpDriver: Driver = amqpDriverFor({
+  name: "amqp",
+  docs: {
+    queue: "`@fedify/amqp` `AmqpMessageQueue` on amqplib, `nativeRetrial: " +
+      "true`: the source tree's, else the stand-in",
+    notes: "`AMQP_URL` or a throwaway RabbitMQ node. `nativeRetrial: true` " +
+      "is the setting the package's documentation says loses far fewer " +
+      "messages, and the only one under which the 2.3.5 package keeps " +
+      "consuming ([Finding 1](findings.md#1-amqp-acknowledges-twice))",
+  },
+});
 
 /**
  * The package with all its defaults (`nativeRetrial: false`): what a user
@@ -430,6 +443,11 @@ export const amqpDriver: Driver = amqpDriverFor({ name: "amqp" });
  */
 export const amqpDefaultsDriver: Driver = amqpDriverFor({
   name: "amqp-defaults",
+  docs: {
+    queue: "the same with the package's defaults (`nativeRetrial: false`)",
+    notes: "run only when named: what a user who copies the package's README " +
+      "example gets",
+  },
   detail: "the package's defaults (what its README example gets)",
   nativeRetrial: false,
   suite: "named",
@@ -442,6 +460,12 @@ export const amqpDefaultsDriver: Driver = amqpDriverFor({
  */
 export const amqpStandInDriver: Driver = amqpDriverFor({
   name: "amqp-standin",
+  docs: {
+    queue: "the stand-in (`drivers/amqp/amqp_standin.ts`) whatever the " +
+      "source, as `amqp`",
+    notes: "run only when named: for the fidelity comparison with the real " +
+      "package",
+  },
   choice: "mapped",
   suite: "named",
 });

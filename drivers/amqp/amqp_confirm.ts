@@ -41,6 +41,12 @@ export function withConfirmChannels(connection: ChannelModel): ChannelModel {
 /** RabbitMQ as the `amqp` driver runs it, publishing on confirm channels. */
 export const amqpConfirmDriver: Driver = amqpDriverFor({
   name: "amqp-confirm",
+  docs: {
+    queue: "the same as `amqp`, on publisher-confirm channels",
+    notes: "an ablation (run only when named): the queue class is untouched, " +
+      "the connection it is given opens confirm channels, so RabbitMQ syncs " +
+      "each message to disk",
+  },
   detail: "the amqp driver's queue on publisher-confirm channels, so " +
     "RabbitMQ syncs messages to disk (an ablation, otherwise as amqp)",
   suite: "named",

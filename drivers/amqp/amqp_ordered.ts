@@ -23,6 +23,14 @@ export const PARTITIONS = 4;
 /** RabbitMQ as the `amqp` driver runs it, with ordering keys honoured. */
 export const amqpOrderedDriver: Driver = amqpDriverFor({
   name: "amqp-ordered",
+  docs: {
+    queue: "the same as `amqp`, with its `ordering` option on (4 partition " +
+      "queues)",
+    notes: "run only when named: ordering keys honoured; the real package " +
+      "routes them through RabbitMQ's consistent-hash exchange (the " +
+      "throwaway node enables that plugin; a user's `AMQP_URL` server needs " +
+      "it), named after the run and deleted with the queues",
+  },
   detail: "the amqp driver's queue with its ordering option on (" +
     `${PARTITIONS} partition queues with a single active consumer each; ` +
     "otherwise as amqp)",

@@ -279,6 +279,7 @@ async function serverProperties(
 /** RabbitMQ, from `AMQP_URL` or a throwaway node. */
 export const rabbitmqService: ServiceDefinition = {
   name: "rabbitmq",
+  title: "RabbitMQ",
   urlEnv: "AMQP_URL",
   ports: { amqp: 5672, amqps: 5671 },
   binaries: ["rabbitmq-server"],

@@ -47,6 +47,8 @@ export const DENO_KV_RUNTIMES_NOTE = "DenoKvMessageQueue takes a Deno.Kv " +
 export interface DenoKvDriverOptions {
   /** The driver's name. */
   readonly name: string;
+  /** Its row in the docs' table of drivers; see {@link Driver.docs}. */
+  readonly docs?: Driver["docs"];
   /**
    * Whether a separate worker process consumes the queue (`true` by
    * default) or the sender process itself.
@@ -84,6 +86,7 @@ export function denoKvDriverFor(options: DenoKvDriverOptions): Driver {
     },
     crossProcess,
     ...(options.suite == null ? {} : { suite: options.suite }),
+    ...(options.docs == null ? {} : { docs: options.docs }),
     runtimes: ["deno"],
     runtimesNote: DENO_KV_RUNTIMES_NOTE,
     delivery: "at-least-once",
@@ -152,15 +155,37 @@ export function denoKvDriverFor(options: DenoKvDriverOptions): Driver {
 }
 
 /** Deno KV consumed by a separate worker process. */
-export const denoKvDriver: Driver = denoKvDriverFor({ name: "deno-kv" });
+export const denoKvDriver: Driver = denoKvDriverFor({
+  name: "deno-kv",
+  docs: {
+    queue: "`@fedify/denokv` `DenoKvMessageQueue`: the source tree's, else " +
+      "the stand-in",
+    notes: "on `Deno.Kv.enqueue`/`listenQueue`; consumed by a separate " +
+      "worker, which on a local Deno KV sees the sender's messages a minute " +
+      "late ([Finding 9](findings.md#9-deno-kv-across-processes))",
+  },
+});
 
 /** Deno KV consumed by the sender process itself. */
 export const denoKvSingleDriver: Driver = denoKvDriverFor({
   name: "deno-kv-single",
+  docs: {
+    queue: "the same",
+    notes: "consumed by the sender process itself, where new messages are " +
+      "picked up at once",
+  },
   crossProcess: false,
   detail: "consumed by the sender process, as a Deno KV app runs it",
   suite: "default",
 });
+
+/** The one row of the two stand-in drivers in the docs. */
+const STANDIN_DOCS: Driver["docs"] = {
+  queue: "the stand-in (`drivers/deno_kv/denokv_standin.ts`) whatever the " +
+    "source",
+  notes: "run only when named: as `deno-kv`, for the fidelity comparison " +
+    "with the real package",
+};
 
 /**
  * The project's stand-in for `@fedify/denokv` whatever the source, consumed
@@ -169,6 +194,7 @@ export const denoKvSingleDriver: Driver = denoKvDriverFor({
  */
 export const denoKvStandInDriver: Driver = denoKvDriverFor({
   name: "deno-kv-standin",
+  docs: STANDIN_DOCS,
   choice: "mapped",
   suite: "named",
 });
@@ -176,6 +202,7 @@ export const denoKvStandInDriver: Driver = denoKvDriverFor({
 /** The stand-in as `deno-kv-single` runs it (the sender consumes). */
 export const denoKvSingleStandInDriver: Driver = denoKvDriverFor({
   name: "deno-kv-single-standin",
+  docs: STANDIN_DOCS,
   crossProcess: false,
   detail: "consumed by the sender process",
   choice: "mapped",

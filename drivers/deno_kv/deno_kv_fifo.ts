@@ -66,10 +66,21 @@ export function fifoKv(kv: Deno.Kv): Deno.Kv {
   });
 }
 
+/** The one row of the two FIFO ablations in the docs. */
+const FIFO_DOCS: Driver["docs"] = {
+  queue: "the same as `deno-kv`, a key's messages handed to the queue in " +
+    "delivery order",
+  notes: "an ablation (run only when named): the queue is untouched, the " +
+    "`Deno.Kv` it is given queues a key's messages in the process instead of " +
+    "letting them race for the lock " +
+    "([Finding 11](findings.md#11-deno-kv-ordering))",
+};
+
 /** A FIFO ablation of a Deno KV driver: its queue on a {@link fifoKv}. */
 function fifo(base: string, crossProcess: boolean, summary: string): Driver {
   return denoKvDriverFor({
     name: `${base}-fifo`,
+    docs: FIFO_DOCS,
     crossProcess,
     detail: `${summary}, handing a key's messages to the queue in delivery ` +
       `order (an ablation: otherwise as ${base})`,

@@ -10,6 +10,11 @@ import type { Driver } from "../driver.ts";
 /** Fedify's in-memory queue, consumed by the sender process. */
 export const inProcessDriver: Driver = {
   name: "in-process",
+  docs: {
+    queue: "`@fedify/fedify` 2.3.6 `InProcessMessageQueue`",
+    notes: "consumed by the sender process; loses what it holds when that " +
+      "process dies, by design",
+  },
   description: "Fedify InProcessMessageQueue (memory of the sender process)",
   crossProcess: false,
   suite: "default",

@@ -206,6 +206,7 @@ export async function probeMariadb(
 /** MariaDB (or MySQL), from `MYSQL_URL` or a throwaway `mariadbd`. */
 export const mariadbService: ServiceDefinition = {
   name: "mariadb",
+  title: "MariaDB",
   urlEnv: "MYSQL_URL",
   ports: { mysql: 3306, mariadb: 3306 },
   binaries: ["mariadb-install-db", "mariadbd"],

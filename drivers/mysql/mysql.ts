@@ -33,6 +33,10 @@ function connect(url: string): mysql.Pool {
 /** Fedify's MySQL/MariaDB queue (one InnoDB table, polled). */
 export const mysqlDriver: Driver = {
   name: "mysql",
+  docs: {
+    queue: "`@fedify/mysql` 2.3.6 `MysqlMessageQueue` on mysql2",
+    notes: "`MYSQL_URL` or a throwaway MariaDB",
+  },
   description: "@fedify/mysql MysqlMessageQueue (mysql2; MariaDB or MySQL)",
   crossProcess: true,
   removes: "before-handler",

@@ -21,6 +21,11 @@ export const POLL_MILLISECONDS = 200;
 export const mysqlPoll200msDriver: Driver = {
   ...mysqlDriver,
   name: "mysql-poll200ms",
+  docs: {
+    queue: "the same, polling every 200 ms instead of every second",
+    notes: "an ablation (run only when named): only `pollInterval` differs " +
+      "(Finding 8)",
+  },
   suite: "named",
   description: `${mysqlDriver.description}, polling every ` +
     `${POLL_MILLISECONDS} ms instead of 1 s (an ablation: otherwise as mysql)`,

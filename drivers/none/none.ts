@@ -9,6 +9,10 @@ import type { Driver } from "../driver.ts";
 /** Synchronous delivery without a message queue. */
 export const noneDriver: Driver = {
   name: "none",
+  docs: {
+    queue: "no queue",
+    notes: "`sendActivity` delivers synchronously",
+  },
   description: "no queue: sendActivity delivers synchronously",
   crossProcess: false,
   suite: "default",

@@ -72,6 +72,8 @@ function postgresOrdering(choice: PackageChoice): OrderingSupport {
 export interface PostgresDriverOptions {
   /** The driver's name. */
   readonly name: string;
+  /** Its row in the docs' table of drivers; see {@link Driver.docs}. */
+  readonly docs?: Driver["docs"];
   /** What sets it apart, the end of its description; none by default. */
   readonly detail?: string;
   /** Which code it runs (see `packages.ts`); follows the source by default. */
@@ -106,6 +108,7 @@ export function postgresDriverFor(options: PostgresDriverOptions): Driver {
     crossProcess: true,
     removes: "before-handler",
     ...(options.suite == null ? {} : { suite: options.suite }),
+    ...(options.docs == null ? {} : { docs: options.docs }),
     get ordering() {
       return postgresOrdering(choice);
     },
@@ -231,6 +234,11 @@ function holdListenCallbacks(sql: postgres.Sql, guard: StopGuard): void {
 /** Fedify's PostgreSQL queue (a table + LISTEN/NOTIFY). */
 export const postgresDriver: Driver = postgresDriverFor({
   name: "postgres",
+  docs: {
+    queue: "`@fedify/postgres` `PostgresMessageQueue` on postgres.js: the " +
+      "source tree's, else 1.8.7",
+    notes: "`POSTGRES_URL` or a throwaway PostgreSQL cluster",
+  },
   suite: "default",
 });
 
@@ -240,6 +248,11 @@ export const postgresDriver: Driver = postgresDriverFor({
  */
 export const postgres187Driver: Driver = postgresDriverFor({
   name: "postgres-1.8.7",
+  docs: {
+    queue: "`@fedify/postgres` 1.8.7 from the registry whatever the source",
+    notes: "run only when named: for the findings that rest on 1.8.7, and " +
+      "for users still on 1.8",
+  },
   choice: "mapped",
   suite: "named",
 });

@@ -43,6 +43,13 @@ export function createdIndexName(table: string): string {
  */
 export const postgresIndexedDriver: Driver = postgresDriverFor({
   name: "postgres-indexed",
+  docs: {
+    queue: "`@fedify/postgres` 1.8.7 plus the index on `created` that Fedify " +
+      "2.x creates",
+    notes: "an ablation (run only when named): beside `postgres-1.8.7` it " +
+      "isolates the index; beside `postgres` on a source tree, it compares " +
+      "the hand-made index with the real 2.x package",
+  },
   detail: "plus Fedify 2.x's index on the queue table's created column (an " +
     "ablation: otherwise as postgres-1.8.7)",
   choice: "mapped",

@@ -270,6 +270,7 @@ export function postgresBinFolders(): string[] {
 /** PostgreSQL, from `POSTGRES_URL` or a throwaway cluster. */
 export const postgresService: ServiceDefinition = {
   name: "postgres",
+  title: "PostgreSQL",
   urlEnv: "POSTGRES_URL",
   ports: { postgres: 5432, postgresql: 5432 },
   binaries: ["initdb", "postgres"],

@@ -208,6 +208,8 @@ function describeSettings(mode: RedisPersistence): string {
 export interface RedisDriverOptions {
   /** The driver's name. */
   readonly name: string;
+  /** Its row in the docs' table of drivers; see {@link Driver.docs}. */
+  readonly docs?: Driver["docs"];
   /** The persistence mode of its server; `"none"` by default. */
   readonly mode?: RedisPersistence;
   /**
@@ -285,6 +287,7 @@ export function redisDriverFor(options: RedisDriverOptions): Driver {
   return {
     name,
     suite: options.suite,
+    ...(options.docs == null ? {} : { docs: options.docs }),
     get description() {
       return `${packageLabel("redis", choice)} RedisMessageQueue (ioredis), ` +
         `${summary} (${describeSettings(mode)})`;
@@ -378,6 +381,13 @@ export function redisDriverFor(options: RedisDriverOptions): Driver {
  */
 export const redisDriver: Driver = redisDriverFor({
   name: "redis",
+  docs: {
+    queue: "`@fedify/redis` `RedisMessageQueue` on ioredis: the source " +
+      "tree's, else 1.8.7",
+    notes: "no persistence; `REDIS_URL` or a throwaway `redis-server`. Its " +
+      "dequeue reads the whole ready set (1.8.7 and 2.3.5 alike), so its " +
+      "cost per message grows with the backlog",
+  },
   suite: "default",
 });
 
@@ -387,13 +397,25 @@ export const redisDriver: Driver = redisDriverFor({
  */
 export const redis187Driver: Driver = redisDriverFor({
   name: "redis-1.8.7",
+  docs: {
+    queue: "`@fedify/redis` 1.8.7 from the registry whatever the source",
+    notes: "run only when named: for the findings that rest on 1.8.7, and " +
+      "for users still on 1.8",
+  },
   suite: "named",
   choice: "mapped",
 });
 
+/** The one row of `redis-rdb` and `redis-aof` in the docs. */
+const PERSISTENCE_DOCS: Driver["docs"] = {
+  queue: "the same as `redis`",
+  notes: "RDB snapshots; AOF with `appendfsync always` (run only when named)",
+};
+
 /** Fedify's Redis queue on a server that takes RDB snapshots. */
 export const redisRdbDriver: Driver = redisDriverFor({
   name: "redis-rdb",
+  docs: PERSISTENCE_DOCS,
   mode: "rdb",
   suite: "named",
 });
@@ -401,6 +423,7 @@ export const redisRdbDriver: Driver = redisDriverFor({
 /** Fedify's Redis queue on a server that fsyncs every write to its AOF. */
 export const redisAofDriver: Driver = redisDriverFor({
   name: "redis-aof",
+  docs: PERSISTENCE_DOCS,
   mode: "aof",
   suite: "named",
 });

@@ -54,6 +54,12 @@ export class LimitOneRedis extends Redis {
  */
 export const redisLimit1Driver: Driver = redisDriverFor({
   name: "redis-limit1",
+  docs: {
+    queue: "the same as `redis`, its ready-set read asking for one message " +
+      "(`LIMIT 0 1`)",
+    notes: "an ablation (run only when named): the package is untouched, the " +
+      "ioredis client it is given adds the limit",
+  },
   summary: "each dequeue reads one ready message (LIMIT 0 1, through a " +
     "wrapped client; an ablation, otherwise as redis)",
   suite: "named",

@@ -237,6 +237,7 @@ function redisServiceFor(
   const extraArgs = redisPersistenceArgs(mode);
   return {
     name,
+    title: "Redis",
     urlEnv: "REDIS_URL",
     ports: { redis: 6379, rediss: 6379 },
     binaries: REDIS_BINARIES,

@@ -70,6 +70,8 @@ function databaseFiles(path: string): string[] {
 export interface SqliteDriverOptions {
   /** The driver's name. */
   readonly name: string;
+  /** Its row in the docs' table of drivers; see {@link Driver.docs}. */
+  readonly docs?: Driver["docs"];
   /** What sets it apart, the end of its description; none by default. */
   readonly detail?: string;
   /** The poll interval in seconds; the package's default (5) when absent. */
@@ -104,6 +106,7 @@ export function sqliteDriverFor(options: SqliteDriverOptions): Driver {
     crossProcess: true,
     removes: "before-handler",
     ...(options.suite == null ? {} : { suite: options.suite }),
+    ...(options.docs == null ? {} : { docs: options.docs }),
     ...(options.Database == null && options.runtimes == null ? {} : {
       runtimes: options.runtimes ?? ["deno", "node"],
       runtimesNote: SQLITE_RUNTIMES_NOTE,
@@ -195,7 +198,14 @@ async function openDatabase(
 }
 
 /** Fedify's SQLite queue (one table, polled; WAL for several processes). */
-export const sqliteDriver: Driver = sqliteDriverFor({ name: "sqlite" });
+export const sqliteDriver: Driver = sqliteDriverFor({
+  name: "sqlite",
+  docs: {
+    queue: "`@fedify/sqlite` `SqliteMessageQueue` on `node:sqlite`: the " +
+      "source tree's, else 2.0.0-dev.279",
+    notes: "a WAL file shared by sender and worker (1.8.7 has no queue)",
+  },
+});
 
 /**
  * Opens the queue a `prepare` made, with the package's default poll

@@ -84,6 +84,12 @@ export function lockInDequeueDatabase(): Promise<typeof DatabaseSync> {
  */
 export const sqliteLockInDequeueDriver: Driver = sqliteDriverFor({
   name: "sqlite-lock-in-dequeue",
+  docs: {
+    queue: "the same, taking a key's lock in the dequeue's transaction",
+    notes: "an ablation (run only when named): the package is untouched, the " +
+      "`DatabaseSync` it is given adds the lock to the dequeue statement " +
+      "([Finding 10](findings.md#10-sqlite-ordering))",
+  },
   detail: "taking a key's lock in the dequeue's transaction (an ablation: " +
     "otherwise as sqlite)",
   Database: lockInDequeueDatabase,

@@ -20,6 +20,11 @@ export const POLL_SECONDS = 1;
 /** Fedify's SQLite queue polling every second instead of every five. */
 export const sqlitePoll1sDriver: Driver = sqliteDriverFor({
   name: "sqlite-poll1s",
+  docs: {
+    queue: "the same, polling every second instead of every 5 s",
+    notes: "an ablation (run only when named): only `pollInterval` differs " +
+      "(Finding 8)",
+  },
   detail: `polling every ${POLL_SECONDS} s instead of 5 (an ablation: ` +
     "otherwise as sqlite)",
   pollSeconds: POLL_SECONDS,

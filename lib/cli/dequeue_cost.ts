@@ -9,9 +9,15 @@
  *
  * @module
  */
-import { builtinDrivers, findDriver } from "../../drivers/mod.ts";
+import {
+  backendFacts,
+  builtinDrivers,
+  type Driver,
+  findDriver,
+} from "../../drivers/mod.ts";
 import {
   DEQUEUE_COST,
+  dequeueCostHelpTable,
   envNames,
   parseCommand,
   renderHelp,
@@ -44,8 +50,30 @@ export interface DequeueCostOptions extends DequeueCostParams {
   readonly fedifySource: string | null;
 }
 
+/**
+ * The help text of a registry of `drivers`: its footer names the URL
+ * variables of the servers the default `--drivers` need, then "…" for the
+ * registry's other servers.
+ *
+ * @param drivers The registry's drivers.
+ */
+export function dequeueCostHelp(drivers: readonly Driver[]): string {
+  const { values } = parseCommand(DEQUEUE_COST, [], {});
+  const named = [
+    ...new Set(
+      values.drivers.flatMap((name) => {
+        const urlEnv = findDriver(drivers, name)?.service?.urlEnv;
+        return urlEnv == null ? [] : [urlEnv];
+      }),
+    ),
+  ];
+  const more = backendFacts(drivers).secretUrlEnvs
+    .some((urlEnv) => !named.includes(urlEnv));
+  return renderHelp(dequeueCostHelpTable(named, more));
+}
+
 /** The help text. */
-export const HELP: string = renderHelp(DEQUEUE_COST);
+export const HELP: string = dequeueCostHelp(builtinDrivers);
 
 /**
  * Parses the command line and environment; every driver named must be a

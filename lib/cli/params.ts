@@ -9,6 +9,7 @@ import {
   backendFacts,
   builtinDrivers,
   type Driver,
+  fetchedServers,
 } from "../../drivers/mod.ts";
 import {
   BENCH,
@@ -111,12 +112,15 @@ export const ENV_NAMES: readonly string[] = envNames(BENCH);
 
 /**
  * The help text of a registry of `drivers`, naming their servers' URL
- * variables.
+ * variables and the servers the bench fetches.
  *
  * @param drivers The registry's drivers.
  */
 export function benchHelp(drivers: readonly Driver[]): string {
-  return renderHelp(benchHelpTable(backendFacts(drivers).secretUrlEnvs));
+  return renderHelp(benchHelpTable({
+    urlEnvs: backendFacts(drivers).secretUrlEnvs,
+    fetched: fetchedServers(drivers),
+  }));
 }
 
 /** The help text. */

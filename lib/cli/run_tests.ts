@@ -29,10 +29,7 @@ import {
   type ServiceDefinition,
   ServiceManager,
 } from "../services/mod.ts";
-import { rabbitmqService } from "../../drivers/amqp/mod.ts";
-import { mariadbService } from "../../drivers/mysql/mod.ts";
-import { postgresService } from "../../drivers/postgres/mod.ts";
-import { redisService } from "../../drivers/redis/mod.ts";
+import { backendServices, builtinDrivers } from "../../drivers/mod.ts";
 import {
   type Durations,
   DURATIONS_URL,
@@ -54,13 +51,13 @@ import {
  */
 export const TEST_PROCESSES = 3;
 
-/** The servers the tests start, in the order the runner reports them. */
-const TEST_SERVERS: readonly ServiceDefinition[] = [
-  postgresService,
-  redisService,
-  rabbitmqService,
-  mariadbService,
-];
+/**
+ * The servers the tests start, in the order the runner reports them: one
+ * per backend of the registry, in its order.
+ */
+const TEST_SERVERS: readonly ServiceDefinition[] = backendServices(
+  builtinDrivers,
+);
 
 /**
  * Makes the tests' servers ready before any test runs: fetches those that

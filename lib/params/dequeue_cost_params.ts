@@ -156,6 +156,30 @@ export const DEQUEUE_COST: CommandTable<typeof PARAMS> = {
           : null,
     },
   ],
-  footer: "Servers come from REDIS_URL, POSTGRES_URL, … or are throwaway " +
-    "ones, as in deno task bench.",
+  // Where the servers come from, from the registry: dequeueCostHelpTable.
+  footer: "",
 };
+
+/**
+ * {@link DEQUEUE_COST} as `--help` shows it: its footer says where the
+ * servers come from, naming `urlEnvs` (`drivers/mod.ts` knows them; this
+ * layer does not), followed by "…" when there are `more`.
+ *
+ * @param urlEnvs The URL variables of the servers the default `--drivers`
+ *   need, e.g. `["REDIS_URL"]`.
+ * @param more Whether the registry has servers of other URL variables.
+ */
+export function dequeueCostHelpTable(
+  urlEnvs: readonly string[],
+  more: boolean,
+): CommandTable<typeof PARAMS> {
+  const names = [...urlEnvs, ...(more ? ["…"] : [])];
+  return {
+    ...DEQUEUE_COST,
+    footer: names.length === 0
+      ? ""
+      : `Servers come from ${
+        names.join(", ")
+      } or are throwaway ones, as in deno task bench.`,
+  };
+}

@@ -71,6 +71,11 @@ export interface ServiceDefinition {
   /** Short name, for example `"redis"`. */
   readonly name: string;
   /**
+   * The server's name in prose, for help texts, for example `"Redis"`;
+   * {@link name} when absent.
+   */
+  readonly title?: string;
+  /**
    * The environment variable that holds a user-given URL.  Its password is
    * a secret: logs, errors and reports hide it (`redactSecrets`).
    */

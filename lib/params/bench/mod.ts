@@ -161,25 +161,47 @@ before measuring); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).`,
 };
 
 /**
+ * What the help says of the registry's servers (`drivers/mod.ts` knows
+ * them; this layer does not).
+ */
+export interface HelpServers {
+  /** The variables that give the servers by URL, e.g. `["REDIS_URL"]`. */
+  readonly urlEnvs: readonly string[];
+  /**
+   * The servers the bench fetches where the machine has none installed, by
+   * their names in prose, e.g. `["Redis"]`.
+   */
+  readonly fetched: readonly string[];
+}
+
+/**
  * {@link BENCH} as `--help` shows it: its footer opens with where the
- * servers come from, naming `urlEnvs`, the variables that give the
- * registry's servers by URL (`drivers/mod.ts` knows them; this layer does
- * not).
+ * registry's servers come from: their URL variables, or throwaway servers
+ * from the machine's install or fetched.
  *
- * @param urlEnvs The servers' URL variables, e.g. `["REDIS_URL"]`.
+ * @param servers The registry's servers.
  */
 export function benchHelpTable(
-  urlEnvs: readonly string[],
+  servers: HelpServers,
 ): CommandTable<typeof PARAMS> {
-  const names = urlEnvs.length < 2
-    ? urlEnvs.join("")
-    : `${urlEnvs.slice(0, -1).join(", ")} and ${urlEnvs.at(-1)}`;
-  const servers = `${wrapped(`Servers: ${names} are used when set;`)}
-otherwise the bench starts throwaway servers from the machine's install, or
-fetches Redis and PostgreSQL once into its cache folder where they are not
-installed (BENCH_CACHE_DIR moves the folder; BENCH_FETCH_SERVERS=no turns
-fetching off).`;
-  return { ...BENCH, footer: `${servers}\n\n${BENCH.footer}` };
+  const { urlEnvs, fetched } = servers;
+  const otherwise = fetched.length === 0
+    ? "otherwise the bench starts throwaway servers from the machine's install."
+    : "otherwise the bench starts throwaway servers from the machine's " +
+      `install, or fetches ${joined(fetched)} once into its cache folder ` +
+      "where they are not installed (BENCH_CACHE_DIR moves the folder; " +
+      "BENCH_FETCH_SERVERS=no turns fetching off).";
+  const paragraph = `${
+    wrapped(`Servers: ${joined(urlEnvs)} are used when set;`)
+  }\n${wrapped(otherwise)}`;
+  return { ...BENCH, footer: `${paragraph}\n\n${BENCH.footer}` };
+}
+
+/** `items` in prose: `a`, `a and b`, `a, b and c`. */
+function joined(items: readonly string[]): string {
+  return items.length < 2
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /** `text` wrapped at 80 columns (as the help's other lines are). */
