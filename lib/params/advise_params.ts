@@ -7,7 +7,13 @@
  */
 import { choice, count, milliseconds, positive, text } from "./kinds.ts";
 import { MAX_CPUS, MAX_QUEUE_RTT_MS, RUNTIME_NAMES } from "./bench/limits.ts";
-import { type CommandTable, optional, toggle, value } from "./spec.ts";
+import {
+  type CommandTable,
+  helpToggle,
+  optional,
+  toggle,
+  value,
+} from "./spec.ts";
 
 const QUESTION = "The question";
 const OUTPUT = "Where the answers come from";
@@ -88,15 +94,7 @@ const PARAMS = [
     section: OUTPUT,
     affects: "nothing",
   }),
-  toggle({
-    name: "help",
-    flag: "help",
-    short: "h",
-    default: false,
-    help: "show this help",
-    section: OUTPUT,
-    affects: "nothing",
-  }),
+  helpToggle(OUTPUT),
 ] as const;
 
 /** The options of `deno task advise`. */

@@ -7,7 +7,7 @@
  */
 import { count, seconds, text } from "./kinds.ts";
 import { fedifySourceParam } from "./source.ts";
-import { type CommandTable, list, toggle, value } from "./spec.ts";
+import { type CommandTable, helpToggle, list, value } from "./spec.ts";
 
 const OPTIONS = "Options";
 
@@ -125,15 +125,7 @@ const PARAMS = [
     section: OPTIONS,
     affects: "nothing",
   }),
-  toggle({
-    name: "help",
-    flag: "help",
-    short: "h",
-    default: false,
-    help: "show this help",
-    section: OPTIONS,
-    affects: "nothing",
-  }),
+  helpToggle(OPTIONS),
 ] as const;
 
 /** The options of `deno task dequeue-cost`. */

@@ -6,7 +6,13 @@
  * @module
  */
 import { choice, count, text } from "./kinds.ts";
-import { type CommandTable, optional, toggle, value } from "./spec.ts";
+import {
+  type CommandTable,
+  helpToggle,
+  optional,
+  toggle,
+  value,
+} from "./spec.ts";
 
 const OPTIONS = "Options";
 
@@ -116,15 +122,7 @@ const PARAMS = [
     section: OPTIONS,
     affects: "nothing",
   }),
-  toggle({
-    name: "help",
-    flag: "help",
-    short: "h",
-    default: false,
-    help: "show this help",
-    section: OPTIONS,
-    affects: "nothing",
-  }),
+  helpToggle(OPTIONS),
 ] as const;
 
 /** The options of `deno task fresh-check`. */

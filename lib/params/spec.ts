@@ -147,6 +147,22 @@ export function toggle<const N extends string>(
   return { ...spec, shape: "switch" };
 }
 
+/**
+ * `--help` (`-h`), which every command takes, in the section of its help
+ * where the command lists it.
+ */
+export function helpToggle(section: string): ParamSpec<"help", boolean> {
+  return toggle({
+    name: "help",
+    flag: "help",
+    short: "h",
+    default: false,
+    help: "show this help",
+    section,
+    affects: "nothing",
+  });
+}
+
 /** A flag that may be given several times (`--driver-module`). */
 export function repeated<const N extends string>(
   spec: CommonSpec<N> & { readonly kind: Kind<string> },

@@ -4,7 +4,7 @@
  * @module
  */
 import { choice, seconds, text } from "../kinds.ts";
-import { optional, repeated, toggle, value } from "../spec.ts";
+import { helpToggle, optional, repeated, toggle, value } from "../spec.ts";
 import {
   DEFAULT_LOG_LEVEL,
   DEFAULT_TIMEOUT_SECONDS,
@@ -129,13 +129,5 @@ export const OUTPUT_PARAMS = [
     section: SECTION,
     affects: "nothing",
   }),
-  toggle({
-    name: "help",
-    flag: "help",
-    short: "h",
-    default: false,
-    help: "show this help",
-    section: SECTION,
-    affects: "nothing",
-  }),
+  helpToggle(SECTION),
 ] as const;
