@@ -10,7 +10,7 @@ import type { ChartSpec } from "./context.ts";
 import { fixed, unique } from "./format.ts";
 import type { LoadContext } from "./load_context.ts";
 import { BAR_LABEL_MARK, frame } from "./theme.ts";
-import { labelLimit } from "./text.ts";
+import { configurationAxis } from "./text.ts";
 import { configurationLabel, rateText } from "../label.ts";
 
 /** Colours of the roles: the app's processes, then the queue server. */
@@ -66,18 +66,7 @@ export function idleCpuChart(context: LoadContext): ChartSpec | null {
   const seconds = unique(
     context.idle.map((r) => `${rateText(r.idle!.seconds)} s`),
   );
-  const y = {
-    field: "configuration",
-    type: "nominal",
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-    },
-  };
+  const y = configurationAxis(order);
   const x = {
     type: "quantitative",
     title: "CPU while idle (% of one core)",

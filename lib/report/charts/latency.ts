@@ -9,7 +9,7 @@ import type { TopLevelSpec } from "vega-lite";
 import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { unique } from "./format.ts";
 import { frame, PERCENTILES } from "./theme.ts";
-import { labelLimit } from "./text.ts";
+import { configurationAxis } from "./text.ts";
 
 /** The chart's data: a point per percentile, a range per configuration. */
 interface LatencyData {
@@ -99,20 +99,7 @@ export function latencyChart(context: Context): ChartSpec | null {
   const { rows, ranges, omitted } = latencyData(context);
   if (rows.length === 0) return null;
   const order = unique(rows.map((row) => String(row.configuration)));
-  const y = {
-    field: "configuration",
-    type: "nominal" as const,
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-      grid: true,
-      gridDash: [2, 3],
-    },
-  };
+  const y = configurationAxis(order, { grid: true, gridDash: [2, 3] });
   const x = latencyX(rows.map((row) => Number(row.seconds)));
   const spec = {
     ...frame(context, "Delivery latency percentiles"),

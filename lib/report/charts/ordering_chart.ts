@@ -10,7 +10,7 @@ import type { TopLevelSpec } from "vega-lite";
 import type { ChartSpec, Context } from "./context.ts";
 import { unique } from "./format.ts";
 import { BAR_LABEL_MARK, frame } from "./theme.ts";
-import { labelLimit } from "./text.ts";
+import { configurationAxis } from "./text.ts";
 import { configurationLabel } from "../label.ts";
 
 /** The bars of a configuration, in order, and their colours. */
@@ -53,18 +53,7 @@ export function orderingChart(context: Context): ChartSpec | null {
     .filter((bar) => rows.some((row) => row.bar === bar));
   const xMax = Math.max(1, ...rows.map((row) => Number(row.violations))) *
     1.15;
-  const y = {
-    field: "configuration",
-    type: "nominal",
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-    },
-  };
+  const y = configurationAxis(order);
   const yOffset = { field: "bar", type: "nominal", sort: bars };
   const x = {
     field: "violations",

@@ -23,7 +23,7 @@ import {
   sendReceiveData,
   type SendReceiveDatum,
 } from "./send_receive_data.ts";
-import { labelLimit, textWidth } from "./text.ts";
+import { configurationAxis, textWidth } from "./text.ts";
 import {
   BAR_LABEL_MARK,
   ESTIMATE_DASH,
@@ -130,22 +130,6 @@ function timeX(axis: TimeAxis): TimeX {
     axis: axis.axis,
     scale: axis.scale,
   });
-}
-
-/** A row per configuration, in `order`, labelled on the axis. */
-function configurationY(order: readonly string[]) {
-  return {
-    field: "configuration",
-    type: "nominal",
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-    },
-  } as const;
 }
 
 /** The marks' tooltip: configuration, figure and time. */
@@ -318,7 +302,7 @@ export function sendReceiveChart(context: Context): ChartSpec | null {
     height: 52 * order.length,
     data: { values },
     encoding: {
-      y: configurationY(order),
+      y: configurationAxis(order),
       yOffset: {
         field: "slot",
         type: "nominal" as const,

@@ -12,7 +12,7 @@ import type { TopLevelSpec } from "vega-lite";
 import { type ChartSpec, type Context, omittedNote } from "./context.ts";
 import { fixed } from "./format.ts";
 import { BAR_LABEL_MARK, frame } from "./theme.ts";
-import { labelLimit } from "./text.ts";
+import { configurationAxis } from "./text.ts";
 import { CONSUMER_PARTS, consumerParts } from "../stages_table.ts";
 
 /** (s) A slot's time per delivery by stage; null when no row has stages. */
@@ -45,18 +45,7 @@ export function stagesChart(context: Context): ChartSpec | null {
   if (rows.length === 0) return null;
   const order = [...new Set(rows.map((row) => String(row.configuration)))];
   const xMax = Math.max(...totals.map((row) => Number(row.total))) * 1.15;
-  const y = {
-    field: "configuration",
-    type: "nominal",
-    sort: order,
-    title: null,
-    axis: {
-      labelFontSize: 13,
-      labelLimit: labelLimit(order, 13),
-      ticks: false,
-      domain: false,
-    },
-  };
+  const y = configurationAxis(order);
   const x = {
     type: "quantitative",
     title: "ms of handler time per delivery (slots × 1000 ÷ deliveries/s)",

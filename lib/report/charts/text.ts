@@ -109,3 +109,27 @@ export function labelLimit(
   const widest = Math.max(0, ...labels.map((l) => textWidth({ fontSize }, l)));
   return Math.ceil(widest) + 8;
 }
+
+/**
+ * The axis of a chart whose bars or points stand one configuration a row,
+ * in `order`: its labels at 13 px and never shortened, no ticks or domain
+ * line; `extra` adds to the axis (a grid, say).
+ */
+export function configurationAxis(
+  order: readonly string[],
+  extra: Readonly<Record<string, unknown>> = {},
+) {
+  return {
+    field: "configuration",
+    type: "nominal" as const,
+    sort: order,
+    title: null,
+    axis: {
+      labelFontSize: 13,
+      labelLimit: labelLimit(order, 13),
+      ticks: false,
+      domain: false,
+      ...extra,
+    },
+  };
+}
