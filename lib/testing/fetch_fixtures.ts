@@ -15,7 +15,7 @@ import {
   ServiceManager,
 } from "../services/mod.ts";
 import { CACHE_ENV } from "../system/cache_dir.ts";
-import { withEnv } from "./servers.ts";
+import { SERVICE_ENVS, withEnv } from "./servers.ts";
 
 /** The definition with its programs missing from `PATH`. */
 export function offPath(def: ServiceDefinition): ServiceDefinition {
@@ -41,8 +41,7 @@ export async function withEmptyCache(
     await withEnv({
       [CACHE_ENV]: cache,
       [FETCH_ENV]: undefined,
-      POSTGRES_URL: undefined,
-      REDIS_URL: undefined,
+      ...SERVICE_ENVS,
     }, () => fn(cache));
   } finally {
     await Deno.remove(cache, { recursive: true });

@@ -15,6 +15,7 @@ import {
   type ServiceDefinition,
   ServiceManager,
 } from "../services/mod.ts";
+import { backendFacts, builtinDrivers } from "../../drivers/mod.ts";
 import { missingBecause } from "./tools.ts";
 
 /**
@@ -44,12 +45,10 @@ export function serversMissing(
  * The built-in backends' URL variables, each unset: for {@link withEnv}, so
  * that a test starts throwaway servers rather than use a user's.
  */
-export const SERVICE_ENVS = {
-  REDIS_URL: undefined,
-  POSTGRES_URL: undefined,
-  AMQP_URL: undefined,
-  MYSQL_URL: undefined,
-};
+export const SERVICE_ENVS: Readonly<Record<string, undefined>> = Object
+  .fromEntries(
+    backendFacts(builtinDrivers).secretUrlEnvs.map((name) => [name, undefined]),
+  );
 
 /**
  * Runs `fn` with environment variables set (or, for `undefined`, removed),
