@@ -42,7 +42,8 @@ function binary(...names: string[]): string {
  * Starts a throwaway MariaDB server: `mariadb-install-db` into `dir/data`,
  * then `mariadbd` itself as a child process (not daemonized) listening on
  * `127.0.0.1:port`, with its socket and pid file in the data folder, and
- * `--no-defaults` so that no system configuration applies.  Durability
+ * `--no-defaults` so that no system configuration applies, and its own
+ * temporary folder in `dir/tmp`.  Durability
  * settings keep their defaults (binary log off) so the numbers stay
  * realistic.  Output goes to `install.log` and `mariadbd.log` in `dir`.  When
  * running as root, the server drops to the `mysql` user (which owns the data
@@ -69,6 +70,14 @@ export async function startMariadb(
   // mariadb-install-db creates the data folder and gives it to the mysql
   // user; that user must be able to reach it.
   if (asRoot) await Deno.chmod(dir, 0o711);
+  // A starting mariadbd deletes every `#sql*` file in its tmpdir: servers
+  // sharing /tmp would delete each other's temporary tables (a bootstrap
+  // then fails with "Unknown table 'mysql.tmp_user_sys'").  Each server gets
+  // its own, writable by the mysql user as /tmp is.
+  const tmpDir = `${dir}/tmp`;
+  await Deno.mkdir(tmpDir);
+  if (asRoot) await Deno.chmod(tmpDir, 0o1777);
+  const serverArgs = [...userArgs, `--tmpdir=${tmpDir}`];
 
   // An abort sends the script SIGTERM, so it ends its bootstrap server; a
   // SIGKILL would orphan it.
@@ -77,7 +86,7 @@ export async function startMariadb(
     binary("mariadb-install-db", "mysql_install_db"),
     [
       "--no-defaults",
-      ...userArgs,
+      ...serverArgs,
       `--datadir=${dataDir}`,
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
@@ -88,7 +97,7 @@ export async function startMariadb(
 
   signal?.throwIfAborted();
   const launch = (timeoutMs: number) =>
-    launchMariadb({ ...options, dataDir, userArgs, timeoutMs });
+    launchMariadb({ ...options, dataDir, serverArgs, timeoutMs });
   return restartableServer(
     `mysql://root@127.0.0.1:${port}/${DATABASE}`,
     await launch(deadline - Date.now()),
@@ -100,8 +109,8 @@ export async function startMariadb(
 interface LaunchOptions extends StartOptions {
   /** The installed data folder. */
   readonly dataDir: string;
-  /** `--user=mysql` when running as root. */
-  readonly userArgs: readonly string[];
+  /** Its own `--tmpdir`, and `--user=mysql` when running as root. */
+  readonly serverArgs: readonly string[];
   /** How long it may take to accept connections. */
   readonly timeoutMs: number;
 }
@@ -112,7 +121,7 @@ interface LaunchOptions extends StartOptions {
  * database; on failure, stops it and throws with the log's last lines.
  */
 function launchMariadb(
-  { dir, port, signal, dataDir, userArgs, timeoutMs }: LaunchOptions,
+  { dir, port, signal, dataDir, serverArgs, timeoutMs }: LaunchOptions,
 ): Promise<ServerProcess> {
   const rootUrl = `mysql://root@127.0.0.1:${port}`;
   return launchServer({
@@ -120,7 +129,7 @@ function launchMariadb(
     command: binary("mariadbd", "mysqld"),
     args: [
       "--no-defaults",
-      ...userArgs,
+      ...serverArgs,
       `--datadir=${dataDir}`,
       `--port=${port}`,
       "--bind-address=127.0.0.1",

@@ -89,6 +89,14 @@ Deno.test({
           (rows as { body: string }[]).map((row) => row.body),
           ["hello", "world"],
         );
+        // A starting mariadbd deletes every `#sql*` file in its tmpdir, so
+        // servers sharing /tmp delete each other's temporary tables.
+        const [vars] = await connection.query("SELECT @@tmpdir AS tmpdir");
+        const [{ tmpdir }] = vars as { tmpdir: string }[];
+        assert.ok(
+          tmpdir.startsWith(`${dir}/`),
+          `tmpdir ${tmpdir} not in ${dir}`,
+        );
       } finally {
         await connection.end();
       }
