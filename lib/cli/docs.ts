@@ -10,6 +10,7 @@
 import { builtinDrivers, type Driver } from "../../drivers/mod.ts";
 import {
   ADVISE,
+  AGENT,
   BENCH,
   DEQUEUE_COST,
   FRESH_CHECK,
@@ -32,7 +33,7 @@ const TABLE_END = "<!-- End of the table of drivers. -->";
 
 /** The option list's text. */
 export function optionsDoc(): string {
-  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE, FRESH_CHECK]);
+  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE, FRESH_CHECK, AGENT]);
 }
 
 /**

@@ -218,3 +218,46 @@ export function ofType<T extends ChildMessageType>(
 ): (message: ChildMessage) => message is MessageOf<T> {
   return (message): message is MessageOf<T> => message.type === type;
 }
+
+/**
+ * `message` with every epoch timestamp in it moved by `ms`: a message of a
+ * child on another host put onto the bench's clock (`lib/agent/`).
+ * Durations and counts are left as they are.
+ */
+export function shiftClock(message: ChildMessage, ms: number): ChildMessage {
+  const at = (t: number) => t + ms;
+  switch (message.type) {
+    case "started":
+      return { ...message, sendStart: at(message.sendStart) };
+    case "sent":
+      return {
+        ...message,
+        sendStart: at(message.sendStart),
+        sendEnd: at(message.sendEnd),
+        callStarts: message.callStarts.map(at),
+        ...(message.dueAt == null ? {} : { dueAt: message.dueAt.map(at) }),
+      };
+    case "depth":
+      return {
+        ...message,
+        at: at(message.at),
+        ...(message.start == null ? {} : { start: at(message.start) }),
+      };
+    case "queueLog":
+      return {
+        ...message,
+        complete: at(message.complete),
+        enqueues: message.enqueues.map((
+          [called, returned, messages, delay],
+        ): [number, number, number, number] => [
+          at(called),
+          at(returned),
+          messages,
+          delay,
+        ]),
+        handled: message.handled.map(at),
+      };
+    default:
+      return message;
+  }
+}

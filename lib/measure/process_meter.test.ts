@@ -68,14 +68,14 @@ Deno.test("idleProcess: CPU share, RSS at the end, wake-ups between", () => {
 Deno.test({
   name: "ProcessMeter reads this process; a dropped start leaves no CPU",
   ignore: Deno.build.os !== "linux",
-  fn() {
+  async fn() {
     const meter = new ProcessMeter("sender", Deno.pid);
     assert.deepEqual(meter.record().cpuSeconds, null, "nothing read yet");
-    meter.start();
+    await meter.start();
     let x = 0;
     for (let i = 0; i < 5_000_000; i++) x += Math.sqrt(i);
     assert.ok(x > 0);
-    meter.finish();
+    await meter.finish();
     const record = meter.record();
     assert.equal(record.role, "sender");
     assert.equal(record.pid, Deno.pid);
@@ -84,14 +84,14 @@ Deno.test({
     meter.forgetStart();
     assert.equal(meter.record().cpuSeconds, null);
 
-    meter.startIdle();
-    const idle = meter.idle(1);
+    await meter.startIdle();
+    const idle = await meter.idle(1);
     assert.ok(idle.cpuPercent != null && idle.cpuPercent >= 0);
     assert.ok(idle.rssBytes != null && idle.rssBytes > 0);
 
     const gone = new ProcessMeter("worker", 2 ** 22 + 7, true);
-    gone.start();
-    gone.finish();
+    await gone.start();
+    await gone.finish();
     assert.deepEqual(gone.record(), {
       role: "worker",
       pid: 2 ** 22 + 7,

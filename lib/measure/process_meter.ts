@@ -14,6 +14,7 @@ import type { IdleProcess, ProcessRecord } from "../results/mod.ts";
 import {
   type ActivitySample,
   type ProcessSample,
+  type RemoteProbe,
   resetPeakRss,
   sampleActivity,
   sampleProcess,
@@ -89,6 +90,7 @@ export class ProcessMeter {
   /** Its process id. */
   readonly pid: number;
   readonly #tree: boolean;
+  readonly #remote: RemoteProbe | undefined;
   #start: ProcessSample | null | undefined;
   #end: ProcessSample | null | undefined;
   #idleStart: ActivitySample | null | undefined;
@@ -98,18 +100,21 @@ export class ProcessMeter {
   /**
    * A meter of the process `pid`, which plays `role` in the run.
    * @param tree Whether to read its whole process tree (a server).
+   * @param remote Reads it where it runs, for a process on an agent's host;
+   *   this host's `/proc` when absent.
    */
-  constructor(role: string, pid: number, tree = false) {
+  constructor(role: string, pid: number, tree = false, remote?: RemoteProbe) {
     this.role = role;
     this.pid = pid;
     this.#tree = tree;
+    this.#remote = remote;
   }
 
   /** Takes the first reading (a tree's peak RSS is reset first). */
-  start(): void {
+  async start(): Promise<void> {
     if (this.#tree) resetPeakRss(this.pid);
-    this.#start = this.#read();
-    this.#network = otherNetwork(this.pid);
+    this.#start = await this.#read();
+    this.#network = this.#remote == null ? otherNetwork(this.pid) : undefined;
   }
 
   /**
@@ -121,33 +126,40 @@ export class ProcessMeter {
   }
 
   /** Takes the last reading. */
-  finish(): void {
-    this.#end = this.#read();
+  async finish(): Promise<void> {
+    this.#end = await this.#read();
   }
 
   /** The process's record from the readings taken so far. */
   record(): ProcessRecord {
     const record = processRecord(this.role, this.pid, this.#start, this.#end);
-    return this.#network == null
-      ? record
-      : { ...record, network: this.#network };
+    return {
+      ...record,
+      ...(this.#network == null ? {} : { network: this.#network }),
+      ...(this.#remote == null ? {} : { agent: this.#remote.agent }),
+    };
   }
 
   /** Takes the reading at the start of an idle window. */
-  startIdle(): void {
-    this.#idleStart = sampleActivity(this.pid, this.#tree);
+  async startIdle(): Promise<void> {
+    this.#idleStart = this.#remote == null
+      ? sampleActivity(this.pid, this.#tree)
+      : await this.#remote.activity();
   }
 
   /**
    * Reads the process again and returns its figures over the idle window
    * since {@link startIdle}, taken to last `seconds`.
    */
-  idle(seconds: number): IdleProcess {
-    const end = sampleActivity(this.pid, this.#tree);
+  async idle(seconds: number): Promise<IdleProcess> {
+    const end = this.#remote == null
+      ? sampleActivity(this.pid, this.#tree)
+      : await this.#remote.activity();
     return idleProcess(this.role, this.pid, seconds, this.#idleStart, end);
   }
 
-  #read(): ProcessSample | null {
+  #read(): Promise<ProcessSample | null> | ProcessSample | null {
+    if (this.#remote != null) return this.#remote.sample();
     return this.#tree ? sampleTree(this.pid) : sampleProcess(this.pid);
   }
 }

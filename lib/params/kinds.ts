@@ -290,3 +290,68 @@ export function parseLatency(text: string): LatencyRange | null {
   }
   return { minMs, maxMs };
 }
+
+/**
+ * An address to listen on or reach, `HOST:PORT` (`[ADDR]:PORT` for IPv6);
+ * the port from 1 to 65535.
+ */
+export function hostPort(): Kind<string> {
+  return {
+    placeholder: "HOST:PORT",
+    unit: "",
+    parse(raw, label) {
+      if (parseHostPort(raw) == null) {
+        throw new UsageError(
+          `${label} expects HOST:PORT (e.g. 0.0.0.0:7070 or [::1]:7070), ` +
+            `got ${JSON.stringify(raw)}`,
+        );
+      }
+      return raw;
+    },
+    format: String,
+  };
+}
+
+/** The host and port of `HOST:PORT`, or `null` when it is none. */
+export function parseHostPort(
+  raw: string,
+): { readonly hostname: string; readonly port: number } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(raw.trim());
+  if (match == null) return null;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return null;
+  return { hostname: match[1].replace(/^\[|\]$/g, ""), port };
+}
+
+/**
+ * Where agents are: `HOST:PORT,HOST:PORT…`, or `swarm:SERVICE` for the
+ * replicas of a Docker Swarm service.
+ */
+export type AgentsSpec =
+  | { readonly addresses: readonly string[] }
+  | { readonly swarmService: string };
+
+/** A list of agents' addresses, or `swarm:SERVICE`. */
+export function agents(): Kind<AgentsSpec> {
+  return {
+    placeholder: "LIST",
+    unit: "",
+    parse(raw, label) {
+      const swarm = /^swarm:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(raw.trim());
+      if (swarm != null) return { swarmService: swarm[1] };
+      const addresses = raw.split(",").map((part) => part.trim());
+      const bad = addresses.find((a) => parseHostPort(a) == null);
+      if (bad != null) {
+        throw new UsageError(
+          `${label} expects HOST:PORT,HOST:PORT… (agents started with ` +
+            "deno task agent) or swarm:SERVICE, got " + JSON.stringify(bad),
+        );
+      }
+      return { addresses };
+    },
+    format: (spec) =>
+      "swarmService" in spec
+        ? `swarm:${spec.swarmService}`
+        : spec.addresses.join(","),
+  };
+}

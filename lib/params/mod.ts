@@ -15,3 +15,4 @@ export * from "./bench/mod.ts";
 export * from "./dequeue_cost_params.ts";
 export * from "./advise_params.ts";
 export * from "./fresh_check_params.ts";
+export * from "./agent_params.ts";

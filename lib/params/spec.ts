@@ -11,7 +11,12 @@
 import type { Kind } from "./kinds.ts";
 
 /** The commands whose options the table declares. */
-export type Command = "bench" | "dequeue-cost" | "advise" | "fresh-check";
+export type Command =
+  | "bench"
+  | "dequeue-cost"
+  | "advise"
+  | "fresh-check"
+  | "agent";
 
 /**
  * What a parameter changes:

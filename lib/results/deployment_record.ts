@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { AgentsRecord, WorkerCpuLimitRecord } from "./agents_record.ts";
+
 /**
  * A row's deployment.  Every field is `null` for the default deployment:
  * the app on every core, its queue server on loopback.
@@ -44,6 +46,16 @@ export interface DeploymentRecord {
   readonly hostAddresses?: readonly string[];
   /** With `--cpus`: the CPUs each part of the run was pinned to. */
   readonly pinning?: PinningRecord;
+  /**
+   * With agents (`--agents`, `--sender-agent`): which role ran where, each
+   * agent's CPU, memory and clock.
+   */
+  readonly agents?: AgentsRecord;
+  /**
+   * With `--worker-cpu-limit`: the CPU limit each worker process the bench
+   * ran itself was held to.
+   */
+  readonly workerCpuLimit?: WorkerCpuLimitRecord;
   /**
    * Deployment flags the suite set that do not apply to this row, by the
    * field they would have set (`queueRttMs`, `workerHosts`), each with why.

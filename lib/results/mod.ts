@@ -9,6 +9,8 @@
  * - `stages_record.ts`: where a delivery's time goes, what limits a row, the
  *   model's prediction;
  * - `deployment_record.ts`: the app's cores and its queue server's distance;
+ * - `agents_record.ts`: the agents that ran a row's roles on other hosts,
+ *   their clocks, and the workers' CPU limit;
  * - `run.ts`: one run of a configuration;
  * - `environment_record.ts`: the machine, the commit, the calibrations;
  * - `document.ts`: the document, its parameters and its results.
@@ -64,6 +66,13 @@ export {
   type DepthRecord,
   type OrderingRecord,
 } from "./fedify2.ts";
+export {
+  type AgentClockRecord,
+  type AgentRecord,
+  type AgentsRecord,
+  type ClockEstimate,
+  type WorkerCpuLimitRecord,
+} from "./agents_record.ts";
 export {
   type DeploymentRecord,
   type PinningRecord,

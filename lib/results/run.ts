@@ -61,6 +61,12 @@ export interface ProcessRecord {
    * @pattern ^net:\[\d+\]$
    */
   readonly network?: string;
+  /**
+   * The agent that started it on its host (`--agents`, `--sender-agent`),
+   * as the bench reached it (`host:port`); its figures were read there.
+   * Absent for a process the bench started itself.
+   */
+  readonly agent?: string;
 }
 
 /** How a run went over time; seconds count from the first `sendActivity` call. */

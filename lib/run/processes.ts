@@ -89,15 +89,15 @@ export class RunProcesses {
     options: InboxOptions,
     launcher?: Launcher,
   ): Promise<InboxClient> {
-    const inbox = this.#spawn("inbox", INBOX_SCRIPT, options, launcher);
+    const inbox = await this.#spawn("inbox", INBOX_SCRIPT, options, launcher);
     return InboxClient.fromReady(await this.#ready(inbox));
   }
 
   /** Starts the workers, then the sender, and waits until all are ready. */
   async startApp(plan: AppPlan): Promise<void> {
     this.#plan = plan;
-    this.#workers = this.#spawnWorkers(plan);
-    const sender = this.#spawn(
+    this.#workers = await this.#spawnWorkers(plan);
+    const sender = await this.#spawn(
       "sender",
       SENDER_SCRIPT,
       plan.sender,
@@ -137,8 +137,8 @@ export class RunProcesses {
   }
 
   /** Takes every process's first reading: measuring starts now. */
-  startMeasuring(): void {
-    for (const meter of this.#meters) meter.start();
+  async startMeasuring(): Promise<void> {
+    await Promise.all(this.#meters.map((meter) => meter.start()));
   }
 
   /** Epoch ms the sender said it started sending from, if it did. */
@@ -172,7 +172,7 @@ export class RunProcesses {
     const index = this.#workers.indexOf(child);
     if (index < 0) throw new Error(`${child.role} ${child.pid} is no worker`);
     this.#killedOnPurpose.add(child);
-    const fresh = this.#spawnWorker(this.#app().worker, index);
+    const fresh = await this.#spawnWorker(this.#app().worker, index);
     this.#workers[index] = fresh;
     await this.#ready(fresh);
   }
@@ -192,11 +192,11 @@ export class RunProcesses {
       await child.kill();
     }
     if (this.#workers.length > 0) {
-      this.#workers = this.#spawnWorkers(plan);
+      this.#workers = await this.#spawnWorkers(plan);
       await Promise.all(this.#workers.map((c) => this.#ready(c)));
       return;
     }
-    const consumer = this.#spawn(
+    const consumer = await this.#spawn(
       "sender",
       SENDER_SCRIPT,
       { ...plan.sender, consumeOnly: true } satisfies SenderSpec,
@@ -218,26 +218,28 @@ export class RunProcesses {
   }
 
   /** Takes every process's last reading, while all still run. */
-  finishMeasuring(): void {
-    for (const meter of this.#meters) meter.finish();
+  async finishMeasuring(): Promise<void> {
+    await Promise.all(this.#meters.map((meter) => meter.finish()));
   }
 
   /**
    * Starts an idle window: reads every process of the app and the queue
    * server (not the inbox, which is the bench's).
    */
-  startIdle(): void {
-    for (const meter of this.#idleMeters()) meter.startIdle();
+  async startIdle(): Promise<void> {
+    await Promise.all(this.#idleMeters().map((meter) => meter.startIdle()));
   }
 
   /**
    * Ends the idle window {@link startIdle} began, taken to last `seconds`:
    * each process's CPU share, memory and wake-ups, in start order.
    */
-  idle(seconds: number): IdleRecord {
+  async idle(seconds: number): Promise<IdleRecord> {
     return {
       seconds,
-      processes: this.#idleMeters().map((meter) => meter.idle(seconds)),
+      processes: await Promise.all(
+        this.#idleMeters().map((meter) => meter.idle(seconds)),
+      ),
     };
   }
 
@@ -360,26 +362,28 @@ export class RunProcesses {
     return this.#plan;
   }
 
-  #spawn(
+  async #spawn(
     role: string,
     script: URL,
     spec: unknown,
     launcher?: Launcher,
-  ): Child {
-    const child = Child.spawn({ role, script, spec, launcher });
+  ): Promise<Child> {
+    const child = await Child.launch({ role, script, spec, launcher });
     this.#children.push(child);
-    this.#meters.push(new ProcessMeter(role, child.pid));
+    this.#meters.push(
+      new ProcessMeter(role, child.pid, false, child.remoteProbe),
+    );
     return child;
   }
 
-  #spawnWorkers(plan: AppPlan): Child[] {
-    return Array.from(
+  #spawnWorkers(plan: AppPlan): Promise<Child[]> {
+    return Promise.all(Array.from(
       { length: plan.workers },
       (_, i) => this.#spawnWorker(plan.worker, i),
-    );
+    ));
   }
 
-  #spawnWorker(worker: AppPlan["worker"], index: number): Child {
+  #spawnWorker(worker: AppPlan["worker"], index: number): Promise<Child> {
     return this.#spawn(
       "worker",
       WORKER_SCRIPT,

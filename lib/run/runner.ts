@@ -273,7 +273,7 @@ class Run {
     this.#runtime = this.#processes.runtime();
     this.#checkRuntime();
     // Every process is ready: measure from here.
-    this.#processes.startMeasuring();
+    await this.#processes.startMeasuring();
     deployment.startWindow();
     await this.#processes.go();
     return inbox;
@@ -535,16 +535,16 @@ class Run {
   async #watchIdle(seconds: number): Promise<RunResult> {
     const signal = this.#context.signal;
     await sleep(IDLE_SETTLE_MS, signal);
-    this.#processes.startIdle();
+    await this.#processes.startIdle();
     await sleep(seconds * 1000, signal);
-    this.#idle = this.#processes.idle(seconds);
+    this.#idle = await this.#processes.idle(seconds);
     await this.#collect();
     return this.#result({ status: "ok" });
   }
 
   /** Final readings, taken while every process is still running. */
   async #collect(): Promise<void> {
-    this.#processes.finishMeasuring();
+    await this.#processes.finishMeasuring();
     this.#deployment.endWindow();
     if (this.#timeStages()) await this.#processes.flushStages();
     if (this.#inbox == null) return;

@@ -13,6 +13,7 @@ import {
   ofType,
   parseMessage,
 } from "../ipc/messages.ts";
+import type { RemoteProbe } from "./procstat.ts";
 import { spawnProcess } from "./spawn.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url);
@@ -31,6 +32,35 @@ export interface Launcher {
   args(script: string, spec: string): string[];
   /** Extra environment variables. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Starts `script` with `spec` somewhere else than in a process of this
+   * host (an agent's, `lib/agent/`), speaking the same line protocol;
+   * {@link command} and {@link args} start it here when absent.
+   */
+  start?(script: URL, spec: string, role: string): Promise<ChildHandle>;
+}
+
+/**
+ * What {@link Child} needs of a running process, as `Deno.ChildProcess`
+ * gives it: its id, its three streams, its exit and a way to kill it.  A
+ * process an agent started on another host gives the same (`lib/agent/`),
+ * with a {@link RemoteProbe} that reads it there.
+ */
+export interface ChildHandle {
+  /** Its process id, on the host it runs on. */
+  readonly pid: number;
+  /** Its stdin: command lines. */
+  readonly stdin: WritableStream<Uint8Array>;
+  /** Its stdout: message lines. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** Its stderr: log lines. */
+  readonly stderr: ReadableStream<Uint8Array>;
+  /** Its exit. */
+  readonly status: Promise<Deno.CommandStatus>;
+  /** Sends it a signal. */
+  kill(signal?: Deno.Signal): void;
+  /** Reads it where it runs, when that is not this host. */
+  readonly remoteProbe?: RemoteProbe;
 }
 
 /**
@@ -64,7 +94,7 @@ export interface ChildOptions {
   readonly launcher?: Launcher;
 }
 
-/** A running child Deno process. */
+/** A running child process, on this host or an agent's. */
 export class Child {
   /** What the process does. */
   readonly role: string;
@@ -72,17 +102,20 @@ export class Child {
   readonly pid: number;
   /** Resolves with the exit status once the process has exited. */
   readonly exited: Promise<Deno.CommandStatus>;
-  readonly #process: Deno.ChildProcess;
+  /** Reads it where it runs, when that is not this host. */
+  readonly remoteProbe: RemoteProbe | undefined;
+  readonly #process: ChildHandle;
   readonly #messages: ChildMessage[] = [];
   readonly #listeners = new Set<() => void>();
   readonly #stderr: string[] = [];
   #status: Deno.CommandStatus | null = null;
   #stdinClosed = false;
 
-  private constructor(role: string, process: Deno.ChildProcess) {
+  private constructor(role: string, process: ChildHandle) {
     this.role = role;
     this.#process = process;
     this.pid = process.pid;
+    this.remoteProbe = process.remoteProbe;
     const stdout = this.#readLines(process.stdout, (line) => {
       const message = parseMessage(line);
       if (message == null) {
@@ -110,6 +143,11 @@ export class Child {
    */
   static spawn(options: ChildOptions): Child {
     const launcher = options.launcher ?? DENO_LAUNCHER;
+    if (launcher.start != null) {
+      throw new TypeError(
+        `the ${options.role}'s launcher starts it elsewhere: use Child.launch`,
+      );
+    }
     const spawned = spawnProcess(launcher.command, {
       args: launcher.args(
         options.script.pathname,
@@ -119,6 +157,21 @@ export class Child {
       env: { ...launcher.env, NO_COLOR: "1" },
     });
     return new Child(options.role, spawned);
+  }
+
+  /**
+   * Starts `options.script` where its launcher starts it: on an agent's
+   * host when the launcher has a `start`, here as {@link spawn} does
+   * otherwise.
+   */
+  static async launch(options: ChildOptions): Promise<Child> {
+    const start = options.launcher?.start;
+    if (start == null) return Child.spawn(options);
+    const spec = JSON.stringify(options.spec);
+    return new Child(
+      options.role,
+      await start.call(options.launcher, options.script, spec, options.role),
+    );
   }
 
   /** Sends one command line to the process's stdin. */

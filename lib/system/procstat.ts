@@ -332,3 +332,16 @@ export function sampleActivity(
     ? { cpuSeconds, rssBytes, threadSwitches: readable ? switches : null }
     : null;
 }
+
+/**
+ * Readings of a process on another host, taken there (by the agent that
+ * started it, `lib/agent/`) and carried back.
+ */
+export interface RemoteProbe {
+  /** The agent's address, which the process's record names. */
+  readonly agent: string;
+  /** What `sampleProcess` reads there; `null` once it is gone. */
+  sample(): Promise<ProcessSample | null>;
+  /** What `sampleActivity` reads there; `null` once it is gone. */
+  activity(): Promise<ActivitySample | null>;
+}
