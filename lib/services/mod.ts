@@ -92,6 +92,21 @@ export {
   sweepStaleNamespaces,
   SYSTEM_PROBE,
 } from "./netns.ts";
+export {
+  benchCpuGroups,
+  type CgroupVersion,
+  CPU_PERIOD_MICROS,
+  CPU_QUOTA_PROBE,
+  type CpuHierarchy,
+  CpuQuotaGroups,
+  cpuQuotaLauncher,
+  cpuQuotaMicros,
+  type CpuQuotaProbe,
+  type CpuQuotaRecord,
+  cpuQuotaUnavailable,
+  findCpuHierarchy,
+  sweepStaleCpuGroups,
+} from "./cpu_quota.ts";
 export { UnreachableError, unreachableError } from "./unreachable.ts";
 export {
   type LoggedProcess,
