@@ -33,6 +33,8 @@ export interface AgentServerOptions {
   readonly port: number;
   /** The shared token every request must carry. */
   readonly token: string;
+  /** Told a line when a child starts and when it exits. */
+  readonly log?: (line: string) => void;
 }
 
 /** A running agent. */
@@ -40,6 +42,7 @@ export class AgentServer {
   /** The port it listens on. */
   readonly port: number;
   readonly #token: string;
+  readonly #log: (line: string) => void;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #children = new Map<string, AgentChild>();
   readonly #workDir: string;
@@ -47,6 +50,7 @@ export class AgentServer {
 
   private constructor(options: AgentServerOptions, workDir: string) {
     this.#token = options.token;
+    this.#log = options.log ?? (() => {});
     this.#workDir = workDir;
     this.#server = Deno.serve({
       hostname: options.hostname,
@@ -143,7 +147,11 @@ export class AgentServer {
       `${this.#workDir}/${id}.log`,
     );
     this.#children.set(id, child);
-    child.done.then(() => this.#children.delete(id));
+    this.#log(`${body.role} ${id} started: pid ${child.pid}`);
+    child.done.then(() => {
+      this.#children.delete(id);
+      this.#log(`${body.role} ${id} (pid ${child.pid}) exited`);
+    });
     return json({ id, pid: child.pid });
   }
 

@@ -47,6 +47,7 @@ export async function main(
       hostname,
       port,
       token: tokenFromEnv("agent"),
+      log: (line) => console.error(`agent: ${line}`),
     });
   } catch (error) {
     console.error(

@@ -331,27 +331,32 @@ export type AgentsSpec =
   | { readonly addresses: readonly string[] }
   | { readonly swarmService: string };
 
-/** A list of agents' addresses, or `swarm:SERVICE`. */
-export function agents(): Kind<AgentsSpec> {
+/** The agents of `--agents`, or `null` when the text names none. */
+export function parseAgentsSpec(raw: string): AgentsSpec | null {
+  const swarm = /^swarm:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(raw.trim());
+  if (swarm != null) return { swarmService: swarm[1] };
+  const addresses = raw.split(",").map((part) => part.trim());
+  if (addresses.some((a) => parseHostPort(a) == null)) return null;
+  return { addresses };
+}
+
+/**
+ * A list of agents' addresses, or `swarm:SERVICE` (kept as typed; read it
+ * with {@link parseAgentsSpec}).
+ */
+export function agents(): Kind<string> {
   return {
     placeholder: "LIST",
     unit: "",
     parse(raw, label) {
-      const swarm = /^swarm:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(raw.trim());
-      if (swarm != null) return { swarmService: swarm[1] };
-      const addresses = raw.split(",").map((part) => part.trim());
-      const bad = addresses.find((a) => parseHostPort(a) == null);
-      if (bad != null) {
+      if (parseAgentsSpec(raw) == null) {
         throw new UsageError(
           `${label} expects HOST:PORT,HOST:PORT… (agents started with ` +
-            "deno task agent) or swarm:SERVICE, got " + JSON.stringify(bad),
+            "deno task agent) or swarm:SERVICE, got " + JSON.stringify(raw),
         );
       }
-      return { addresses };
+      return raw.trim();
     },
-    format: (spec) =>
-      "swarmService" in spec
-        ? `swarm:${spec.swarmService}`
-        : spec.addresses.join(","),
+    format: String,
   };
 }

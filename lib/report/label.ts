@@ -43,6 +43,8 @@ export interface Labelled {
     readonly cpus: number | null;
     readonly queueRttMs: number | null;
     readonly workerHosts?: number | null;
+    readonly scale?: number;
+    readonly placement?: "agents" | "local";
   };
 }
 
@@ -73,7 +75,9 @@ export function rateText(rate: number): string {
  * `redis ×4 fanout=skip RSA-4096`, and the parallel wrapper when it is not
  * Fedify's: `redis ×4 awaiting`, the app's runtime when it is not Deno:
  * `redis ×4 on node`, and a deployment other than the default: `redis ×4 1
- * cpu rtt 5 ms 2 hosts` (`--cpus`, `--queue-rtt`, `--worker-hosts`).
+ * cpu rtt 5 ms 2 hosts` (`--cpus`, `--queue-rtt`, `--worker-hosts`), and
+ * the workers of a scale-out: `redis 2 workers on agents` (`--scale`,
+ * `--placement`).
  */
 export function configurationLabel(result: Labelled): string {
   let text = result.parallelism > 1
@@ -99,6 +103,12 @@ export function configurationLabel(result: Labelled): string {
   if (rtt != null) text += ` rtt ${rtt} ms`;
   const hosts = result.deployment?.workerHosts;
   if (hosts != null) text += ` ${hosts} host${hosts === 1 ? "" : "s"}`;
+  const scale = result.deployment?.scale;
+  if (scale != null) text += ` ${scale} worker${scale === 1 ? "" : "s"}`;
+  const placement = result.deployment?.placement;
+  if (placement != null) {
+    text += placement === "agents" ? " on agents" : " local";
+  }
   return text;
 }
 

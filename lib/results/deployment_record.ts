@@ -44,6 +44,17 @@ export interface DeploymentRecord {
    * @minItems 1
    */
   readonly hostAddresses?: readonly string[];
+  /**
+   * The row's worker processes when the suite swept them (`--scale`).
+   * @minimum 1
+   * @asType integer
+   */
+  readonly scale?: number;
+  /**
+   * With `--agents`, where the row's workers ran: on the agents, or on the
+   * bench's host beside them (`--placement`).
+   */
+  readonly placement?: "agents" | "local";
   /** With `--cpus`: the CPUs each part of the run was pinned to. */
   readonly pinning?: PinningRecord;
   /**

@@ -206,6 +206,31 @@ export interface SuiteParams {
    * @minItems 1
    */
   readonly workerHosts?: readonly number[];
+  /**
+   * Where the workers ran besides the bench's host (`--agents`): agents'
+   * `HOST:PORT,…`, or `swarm:SERVICE`; absent: the bench's host.
+   */
+  readonly agents?: string;
+  /** The agent the sender ran on (`--sender-agent`), `HOST:PORT`. */
+  readonly senderAgent?: string;
+  /**
+   * The worker processes of each row in place of `workers` (`--scale`),
+   * one agent each with `agents`; absent: `workers`.  A list sweeps them.
+   * @minItems 1
+   */
+  readonly scale?: readonly number[];
+  /**
+   * With `agents`, where the workers ran (`--placement`): on the agents, on
+   * the bench's host, or both; absent: on the agents.
+   * @minItems 1
+   */
+  readonly placement?: readonly ("agents" | "local")[];
+  /**
+   * Cores of CPU time each worker process the bench ran itself was held to
+   * (`--worker-cpu-limit`); absent: no limit.
+   * @exclusiveMinimum 0
+   */
+  readonly workerCpuLimit?: number;
   /** Lowest level of Fedify's log kept; `warning` when absent. */
   readonly logLevel?:
     | "trace"

@@ -59,6 +59,17 @@ export interface Configuration {
    */
   readonly workerHosts?: number;
   /**
+   * The worker processes of the row in place of the suite's `workers`
+   * (`--scale`), each on an agent of its own when {@link placement} is
+   * `agents`; the suite's count when absent.
+   */
+  readonly workers?: number;
+  /**
+   * With `--agents`, where the workers run: on the agents, or on the
+   * bench's host to compare (`--placement`); absent without agents.
+   */
+  readonly placement?: "agents" | "local";
+  /**
    * The load generator's own limit: the sender's schedule against a queue
    * that drops every message (nothing is delivered).
    */
@@ -89,6 +100,10 @@ export interface Deployments {
   readonly queueRttMs?: readonly number[];
   /** Hosts for the workers; none: the bench's host. */
   readonly workerHosts?: readonly number[];
+  /** Worker processes per row, swept (`--scale`). */
+  readonly scale?: readonly number[];
+  /** Where the workers run, swept, when there are agents (`--placement`). */
+  readonly placement?: readonly ("agents" | "local")[];
 }
 
 /**
@@ -115,23 +130,52 @@ export function expandConfigurations(
   const cpus = deployments.cpus ?? [];
   const rtts = deployments.queueRttMs ?? [];
   const hosts = deployments.workerHosts ?? [];
-  return runtimes.flatMap((runtime) =>
-    (cpus.length === 0 ? [undefined] : cpus).flatMap((cores) =>
-      swept.flatMap((c) =>
-        (rtts.length === 0 || !hasQueueServer(c) ? [undefined] : rtts).flatMap(
-          (queueRttMs) =>
-            (hosts.length === 0 || !hasSeparateWorkers(c) ? [undefined] : hosts)
-              .map((workerHosts): Configuration => ({
-                ...c,
-                ...(runtime === "deno" ? {} : { runtime }),
-                ...(cores == null ? {} : { cpus: cores }),
-                ...(queueRttMs == null ? {} : { queueRttMs }),
-                ...(workerHosts == null ? {} : { workerHosts }),
-              })),
+  return sweepWorkers(
+    runtimes.flatMap((runtime) =>
+      (cpus.length === 0 ? [undefined] : cpus).flatMap((cores) =>
+        swept.flatMap((c) =>
+          (rtts.length === 0 || !hasQueueServer(c) ? [undefined] : rtts)
+            .flatMap(
+              (queueRttMs) =>
+                (hosts.length === 0 || !hasSeparateWorkers(c)
+                  ? [undefined]
+                  : hosts)
+                  .map((workerHosts): Configuration => ({
+                    ...c,
+                    ...(runtime === "deno" ? {} : { runtime }),
+                    ...(cores == null ? {} : { cpus: cores }),
+                    ...(queueRttMs == null ? {} : { queueRttMs }),
+                    ...(workerHosts == null ? {} : { workerHosts }),
+                  })),
+            )
         )
       )
-    )
+    ),
+    deployments,
   );
+}
+
+/**
+ * Each configuration with separate workers once per worker count of
+ * `deployments.scale` and per place of `deployments.placement`; the others
+ * once.
+ */
+function sweepWorkers(
+  configurations: readonly Configuration[],
+  deployments: Deployments,
+): Configuration[] {
+  const scale = deployments.scale ?? [];
+  const places = deployments.placement ?? [];
+  return configurations.flatMap((c) => {
+    if (!hasSeparateWorkers(c)) return [c];
+    return (scale.length === 0 ? [undefined] : scale).flatMap((workers) =>
+      (places.length === 0 ? [undefined] : places).map((placement) => ({
+        ...c,
+        ...(workers == null ? {} : { workers }),
+        ...(placement == null ? {} : { placement }),
+      }))
+    );
+  });
 }
 
 /**
@@ -266,6 +310,8 @@ export function idOf(configuration: Configuration, axes?: Axes): string {
   if (configuration.workerHosts != null) {
     id += `-hosts${configuration.workerHosts}`;
   }
+  if (configuration.workers != null) id += `-w${configuration.workers}`;
+  if (configuration.placement === "agents") id += "-agents";
   return id;
 }
 

@@ -19,6 +19,7 @@ import type { Driver } from "../../drivers/driver.ts";
 import type {
   DeploymentRecord,
   PinningRecord,
+  ProcessRecord,
   ProxyRecord,
   RoundTripsRecord,
   SuiteParams,
@@ -26,6 +27,7 @@ import type {
 import {
   type AcquiredService,
   allowedCpus,
+  CpuQuotaGroups,
   type CpuSplit,
   DelayProxy,
   type Endpoint,
@@ -47,6 +49,8 @@ import {
   hasSeparateWorkers,
 } from "./configurations.ts";
 import { RoleProxies, roundTripsPerDelivery } from "./role_proxies.ts";
+import { AgentPlacement } from "./agent_placement.ts";
+import { parseAgentsSpec } from "../params/mod.ts";
 
 /**
  * Why `--queue-rtt` does not apply to a configuration (it has no queue
@@ -110,6 +114,10 @@ export function deploymentRecord(
     cpus: configuration.cpus ?? null,
     queueRttMs: configuration.queueRttMs ?? null,
     workerHosts: configuration.workerHosts ?? null,
+    ...(configuration.workers == null ? {} : { scale: configuration.workers }),
+    ...(configuration.placement == null
+      ? {}
+      : { placement: configuration.placement }),
     ...(Object.keys(notApplied).length === 0 ? {} : { notApplied }),
   };
 }
@@ -147,6 +155,10 @@ export class RunDeployment {
   };
   #proxies: RoleProxies | undefined;
   #hosts: NamespaceHosts | undefined;
+  /** The row's agents (`--agents`, `--sender-agent`). */
+  #agents: AgentPlacement | undefined;
+  /** The local workers' CPU limit (`--worker-cpu-limit`). */
+  #quota: CpuQuotaGroups | undefined;
   /** Forwarders from the hosts' side to the bench's servers and inbox. */
   readonly #forwarders: DelayProxy[] = [];
   /** The queue server's forwarder, from its endpoint to the forwarder's. */
@@ -178,11 +190,16 @@ export class RunDeployment {
    * @throws {Error} When `taskset` is missing or fails, or namespaces
    *   cannot be made.
    */
-  async start(workers: number): Promise<void> {
+  async start(workers: number, signal?: AbortSignal): Promise<void> {
     const hosts = this.#configuration.workerHosts;
     if (hosts != null && workers > 0) {
       // No more hosts than workers: a host without one would be idle.
       this.#hosts = await NamespaceHosts.create(Math.min(hosts, workers));
+    }
+    await this.#placeAgents(workers, signal);
+    const limit = this.#params.workerCpuLimit;
+    if (limit != null && workers > 0 && !this.#agents?.hasWorkers) {
+      this.#quota = await CpuQuotaGroups.create(workers, limit);
     }
     const cpus = this.#configuration.cpus;
     if (cpus == null) return;
@@ -236,7 +253,7 @@ export class RunDeployment {
    */
   route(url: string): string {
     const rtt = this.#configuration.queueRttMs;
-    const gateway = this.#hosts?.gateway;
+    const gateway = this.#gateway();
     if (rtt != null) {
       this.#proxies = RoleProxies.start(url, rtt, gateway);
       return this.#proxies.prepareUrl;
@@ -264,6 +281,7 @@ export class RunDeployment {
     if (this.#proxies != null) return this.#proxies.route(config);
     const route = this.#serverRoute;
     if (route == null) return { sender: config, worker: config };
+    const elsewhere = this.#agents?.senderLauncher() != null;
     const { value, replaced } = rerouteUrls(config, route.from, route.to);
     if (replaced === 0) {
       throw new Error(
@@ -273,7 +291,12 @@ export class RunDeployment {
           "string in the configuration, or drop --worker-hosts",
       );
     }
-    return { sender: config, worker: value };
+    const workersElsewhere = this.#hosts != null ||
+      this.#agents?.hasWorkers === true;
+    return {
+      sender: elsewhere ? value : config,
+      worker: workersElsewhere ? value : config,
+    };
   }
 
   /**
@@ -283,7 +306,7 @@ export class RunDeployment {
    * reaches too; `origin` itself otherwise.
    */
   inboxOrigin(origin: string): string {
-    if (this.#hosts == null) return origin;
+    if (this.#gateway() == null) return origin;
     const from = urlEndpoint(origin);
     if (from == null) {
       throw new Error(`an inbox origin without a port: ${origin}`);
@@ -310,11 +333,22 @@ export class RunDeployment {
     launcher: L | undefined,
     index: number,
   ): L | undefined {
+    if (this.#agents?.hasWorkers) {
+      return this.#agents.workerLauncher(index) as L;
+    }
     const hosts = this.#hosts;
-    if (hosts == null) return this.appLauncher(launcher);
-    return this.appLauncher(
-      hosts.launcher(launcher ?? DENO_LAUNCHER as L, index),
-    );
+    const placed = hosts == null
+      ? this.appLauncher(launcher)
+      : this.appLauncher(hosts.launcher(launcher ?? DENO_LAUNCHER as L, index));
+    return this.#quota == null
+      ? placed
+      : this.#quota.launcher(placed ?? DENO_LAUNCHER as L, index) as L;
+  }
+
+  /** How the sender starts: on its agent, or as the app's processes do. */
+  senderLauncher<L extends Launcher>(launcher: L | undefined): L | undefined {
+    return (this.#agents?.senderLauncher() as L | undefined) ??
+      this.appLauncher(launcher);
   }
 
   /** How the inbox starts: on the others' CPUs, when there are any. */
@@ -330,19 +364,32 @@ export class RunDeployment {
     this.#proxies?.startWindow();
   }
 
-  /** The measured window ends: the proxies' figures are taken. */
-  endWindow(): void {
+  /**
+   * The measured window ends: the proxies' figures are taken, the agents'
+   * clocks read again.
+   */
+  async endWindow(): Promise<void> {
     this.#proxies?.endWindow();
+    await this.#agents?.finish();
   }
 
   /**
    * What the row records: the deployment, and with proxies what they
    * carried and the round trips per delivery.
    */
-  fields(delivered: number, workers: number): DeploymentFields {
+  fields(
+    delivered: number,
+    workers: number,
+    processes: readonly ProcessRecord[] = [],
+    latencyMedianMs: number | null = null,
+  ): DeploymentFields {
     const split = this.#split;
     const deployment: DeploymentRecord = {
       ...deploymentRecord(this.#configuration, this.#params),
+      ...(this.#agents == null
+        ? {}
+        : { agents: this.#agents.record(processes, latencyMedianMs) }),
+      ...(this.#quota == null ? {} : { workerCpuLimit: this.#quota.record() }),
       ...(this.#hosts == null ? {} : {
         hostAddresses: this.#hosts.hosts.map((host) => host.address),
       }),
@@ -374,6 +421,7 @@ export class RunDeployment {
       await Promise.all(this.#forwarders.map((f) => f.close()));
     } finally {
       await this.#hosts?.close();
+      await this.#quota?.close();
     }
     if (this.#benchPinned && this.#benchCpus != null) {
       this.#benchPinned = false;
@@ -382,11 +430,37 @@ export class RunDeployment {
   }
 
   /**
+   * With `--agents` or `--sender-agent` (the placement's), reaches the
+   * row's agents and checks them before anything starts.
+   */
+  async #placeAgents(workers: number, signal?: AbortSignal): Promise<void> {
+    const params = this.#params;
+    const onAgents = this.#configuration.placement === "agents" &&
+      params.agents != null && workers > 0;
+    if (!onAgents && params.senderAgent == null) return;
+    this.#agents = await AgentPlacement.open({
+      ...(onAgents ? { workers: parseAgentsSpec(params.agents!)! } : {}),
+      workerCount: workers,
+      oneEach: this.#configuration.workers != null,
+      ...(params.senderAgent == null ? {} : { sender: params.senderAgent }),
+      signal,
+    });
+  }
+
+  /**
+   * The address other hosts reach the bench at: the namespace hosts'
+   * gateway, or where the agents see the bench.
+   */
+  #gateway(): string | undefined {
+    return this.#hosts?.gateway ?? this.#agents?.gateway;
+  }
+
+  /**
    * Starts a forwarder (a delay proxy that adds nothing) on the hosts'
    * gateway to `target`; returns where it listens.
    */
   #forward(target: Endpoint): Endpoint {
-    const hostname = this.#hosts!.gateway;
+    const hostname = this.#gateway()!;
     const forwarder = DelayProxy.start({ target, oneWayMs: 0, hostname });
     this.#forwarders.push(forwarder);
     return { hostname, port: forwarder.port };

@@ -184,7 +184,7 @@ class Run {
       params.stallTimeoutSeconds,
     );
     this.#workers = driver.crossProcess && driver.open != null
-      ? Math.max(1, params.workers ?? 1)
+      ? Math.max(1, configuration.workers ?? params.workers ?? 1)
       : 0;
     this.#processes = new RunProcesses(context.signal);
     this.#deployment = new RunDeployment(configuration, params);
@@ -244,7 +244,7 @@ class Run {
     const { params } = context;
     const runId = newRunId();
     const deployment = this.#deployment;
-    await deployment.start(this.#workers);
+    await deployment.start(this.#workers, context.signal);
     const serviceUrl = await this.#acquireServer();
     this.#prepared = await driver.prepare?.({ runId, tempDir, serviceUrl });
     const inbox = await this.#processes.startInbox({
@@ -260,7 +260,7 @@ class Run {
     const queue = this.#queueSpec(configs.sender);
     const sender = this.#senderSpec(runId, queue, inbox);
     await this.#processes.startApp({
-      launcher: deployment.appLauncher(context.launcher),
+      launcher: deployment.senderLauncher(context.launcher),
       workerLauncher: (index) =>
         deployment.workerLauncher(context.launcher, index),
       workers: this.#workers,
@@ -545,7 +545,7 @@ class Run {
   /** Final readings, taken while every process is still running. */
   async #collect(): Promise<void> {
     await this.#processes.finishMeasuring();
-    this.#deployment.endWindow();
+    await this.#deployment.endWindow();
     if (this.#timeStages()) await this.#processes.flushStages();
     if (this.#inbox == null) return;
     try {
@@ -639,7 +639,12 @@ class Run {
     const deployed = {
       ...result,
       ...this.#filledAtField(),
-      ...this.#deployment.fields(this.#stats?.delivered ?? 0, this.#workers),
+      ...this.#deployment.fields(
+        this.#stats?.delivered ?? 0,
+        this.#workers,
+        result.processes ?? [],
+        result.latencyMs?.p50 ?? null,
+      ),
     };
     return ordering == null ? deployed : { ...deployed, ordering };
   }

@@ -252,6 +252,10 @@ class SuiteRun {
         cpus: params.cpus,
         queueRttMs: params.queueRttMs,
         workerHosts: params.workerHosts,
+        scale: params.scale,
+        placement: params.agents == null
+          ? undefined
+          : params.placement ?? ["agents"],
       },
     );
     for (const entry of suiteEntries(configurations, params)) {
