@@ -34,7 +34,12 @@ export function remodel(
     if (!remodelled(row)) return row;
     ids.push(row.id);
     const input = modelInputOf(
-      { ...row, stages: row.stages!, workers: row.workers ?? 0 },
+      {
+        ...row,
+        stages: row.stages!,
+        workers: row.workers ?? 0,
+        consumerCpuLimit: consumerCpuLimitOf(row),
+      },
       cores,
     );
     const prediction = predict(input);
@@ -46,4 +51,20 @@ export function remodel(
     };
   });
   return { document: { ...document, results }, ids };
+}
+
+/**
+ * The CPU limit a row's consuming processes were held to, from its
+ * deployment: the local workers' quota, or the smallest of its worker
+ * agents' limits when every one had one.
+ */
+function consumerCpuLimitOf(row: ResultsDocument["results"][number]) {
+  const deployment = row.deployment;
+  if (deployment?.workerCpuLimit != null) return deployment.workerCpuLimit.cpus;
+  const workers = (deployment?.agents?.agents ?? []).filter((a) =>
+    a.roles.includes("worker")
+  );
+  const limits = workers.map((a) => a.cpuLimit);
+  if (limits.length === 0 || limits.includes(null)) return null;
+  return Math.min(...limits as number[]);
 }

@@ -198,3 +198,30 @@ Deno.test("the wait before the first delivery is added to the deliveries at the 
   assert.equal(limit.resource, "consumer");
   assert.equal(limit.utilisation, 1);
 });
+
+Deno.test("workers held to a CPU limit each are bounded by it, and limited by it when near", () => {
+  // Two workers at 0.25 core each, 4 s of their CPU for 1,000 deliveries
+  // (4 ms each): at most 2 × 0.25 × 1000 ÷ 4 = 125/s.
+  const row = input({
+    slots: 2,
+    serial: false,
+    peakInFlight: 2,
+    byStage: { outbox: figures(3, 1000) },
+  }, {
+    deliveriesPerSecond: 118,
+    consumerCpuLimit: 0.25,
+    consumers: 2,
+    consumerCpuSeconds: 4,
+  });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.cpuLimit, 125);
+  assert.equal(prediction.deliveriesPerSecond, 125);
+  const limit = limitedBy(row, prediction)!;
+  assert.equal(limit.resource, "cpu-limit");
+  assert.match(
+    limit.evidence,
+    /^the consuming processes' CPU limit: 2 × 0\.25 cores, 0\.47 of 0\.5 used \(94%\)$/,
+  );
+  // Without a limit the bound is absent, not null.
+  assert.equal("cpuLimit" in predict(input({})).bounds, false);
+});

@@ -23,6 +23,10 @@
  * - **dequeue**, under `ParallelMessageQueue`: 1000 ÷ the queue's
  *   turnaround per delivery, since the driver's queue hands messages to
  *   the slots one at a time.
+ * - **cpuLimit**, where each consuming process was held to a CPU limit
+ *   (`--worker-cpu-limit`, or an agent's, such as a swarm replica's
+ *   `cpus:`) = consumers × the limit in cores × 1000 ÷ the consuming
+ *   processes' CPU ms per delivery.
  * - **pipeline**, where both of the last two apply: the rate of the dequeue
  *   loop and the slots together ({@link pipelineRate}), below both, since
  *   each waits on the other at times.
@@ -78,6 +82,15 @@ export interface ModelInput {
    * `null` unknown (taken as 0).
    */
   readonly firstDeliverySeconds: number | null;
+  /**
+   * The CPU limit of each consuming process, cores; `null`: none (they
+   * share {@link cores}).
+   */
+  readonly consumerCpuLimit?: number | null;
+  /** The consuming processes (the workers, or the sender). */
+  readonly consumers?: number;
+  /** Their CPU seconds together; `null` unknown. */
+  readonly consumerCpuSeconds?: number | null;
 }
 
 /** What {@link modelInputOf} reads of a row, as its result records it. */
@@ -106,6 +119,8 @@ export interface ModelRow {
     readonly cpuSeconds?: number | null;
     readonly mainThreadCpuSeconds?: number | null;
   }[];
+  /** The CPU limit of each consuming process, cores, when one was set. */
+  readonly consumerCpuLimit?: number | null;
 }
 
 /**
@@ -119,9 +134,10 @@ export function modelInputOf(row: ModelRow, cores: number): ModelInput {
     row.delivered,
   );
   const role = row.workers > 0 ? "worker" : "sender";
-  const loops = row.processes.filter((p) => p.role === role)
-    .map((p) => p.mainThreadCpuSeconds)
+  const consuming = row.processes.filter((p) => p.role === role);
+  const loops = consuming.map((p) => p.mainThreadCpuSeconds)
     .filter((s): s is number => s != null);
+  const consumerCpu = consuming.map((p) => p.cpuSeconds);
   return {
     stages: row.stages,
     delivered: row.delivered,
@@ -136,6 +152,13 @@ export function modelInputOf(row: ModelRow, cores: number): ModelInput {
         row.receiveSeconds == null
       ? null
       : Math.max(0, row.totalSeconds - row.receiveSeconds),
+    ...(row.consumerCpuLimit == null ? {} : {
+      consumerCpuLimit: row.consumerCpuLimit,
+      consumers: consuming.length,
+      consumerCpuSeconds: consumerCpu.length === 0 || consumerCpu.includes(null)
+        ? null
+        : consumerCpu.reduce((a, b) => a! + b!, 0)!,
+    }),
   };
 }
 
@@ -189,16 +212,17 @@ export function predict(input: ModelInput): Prediction {
   const pipeline = dequeue != null && slotMs != null
     ? pipelineRate(turnaroundMs!, slotMs, stages.slots)
     : null;
+  const cpuLimit = cpuLimitBound(input);
   const bounds: PredictionBounds = {
     cpu: round(cpu),
     eventLoop: round(eventLoop),
     consumer: round(consumer),
     dequeue: round(dequeue),
     pipeline: round(pipeline),
+    ...(input.consumerCpuLimit == null ? {} : { cpuLimit: round(cpuLimit) }),
   };
-  const applicable = [cpu, eventLoop, consumer, dequeue, pipeline].filter((
-    b,
-  ) => b != null);
+  const applicable = [cpu, eventLoop, consumer, dequeue, pipeline, cpuLimit]
+    .filter((b) => b != null);
   if (applicable.length === 0) return { deliveriesPerSecond: null, bounds };
   const steady = Math.min(...applicable);
   const wait = input.firstDeliverySeconds ?? 0;
@@ -215,6 +239,19 @@ export function predict(input: ModelInput): Prediction {
         : { firstDeliverySeconds: roundTo(input.firstDeliverySeconds, 3) }),
     },
   };
+}
+
+/**
+ * The bound of consuming processes each held to a CPU limit: consumers ×
+ * the limit × 1000 ÷ their CPU ms per delivery; `null` without a limit or
+ * their CPU time.
+ */
+function cpuLimitBound(input: ModelInput): number | null {
+  const limit = input.consumerCpuLimit;
+  const seconds = input.consumerCpuSeconds;
+  if (limit == null || seconds == null || seconds <= 0) return null;
+  if (input.delivered <= 0 || (input.consumers ?? 0) <= 0) return null;
+  return input.consumers! * limit * input.delivered / seconds;
 }
 
 /**
@@ -259,7 +296,9 @@ export function limitedBy(
   const rate = flowingRate(input);
   if (rate == null || rate <= 0) return null;
   const { bounds } = prediction;
-  const used = (["cpu", "eventLoop", "consumer", "dequeue"] as const)
+  const used = (
+    ["cpu", "eventLoop", "consumer", "dequeue", "cpuLimit"] as const
+  )
     .filter((name) => bounds[name] != null && bounds[name]! > 0)
     .map((name) => ({ name, utilisation: rate / bounds[name]! }))
     .sort((a, b) => b.utilisation - a.utilisation);
@@ -287,7 +326,7 @@ export function limitedBy(
   const evidence = evidenceOf(top.name, top.utilisation, input);
   return {
     resource: top.utilisation >= LIMITED_AT
-      ? (top.name === "eventLoop" ? "event-loop" : top.name)
+      ? RESOURCES[top.name]
       : "unexplained",
     evidence: top.utilisation >= LIMITED_AT
       ? evidence
@@ -308,9 +347,18 @@ function flowingRate(input: ModelInput): number | null {
   return seconds > 0 ? input.delivered / seconds : rate;
 }
 
+/** Each bound's resource, as a row's `limitedBy` names it. */
+const RESOURCES = {
+  cpu: "cpu",
+  eventLoop: "event-loop",
+  consumer: "consumer",
+  dequeue: "dequeue",
+  cpuLimit: "cpu-limit",
+} as const;
+
 /** The figure that shows a resource's use, in words. */
 function evidenceOf(
-  resource: "cpu" | "eventLoop" | "consumer" | "dequeue",
+  resource: "cpu" | "eventLoop" | "consumer" | "dequeue" | "cpuLimit",
   utilisation: number,
   input: ModelInput,
 ): string {
@@ -329,6 +377,14 @@ function evidenceOf(
       } busy ${percent} of the time (outbox handler ${
         stages.byStage.outbox?.meanMs.toFixed(2)
       } ms per delivery on average)`;
+    case "cpuLimit": {
+      const cores = (input.consumers ?? 0) * (input.consumerCpuLimit ?? 0);
+      return `the consuming processes' CPU limit: ${input.consumers} × ` +
+        `${input.consumerCpuLimit} cores, ${
+          (utilisation * cores).toFixed(2)
+        } ` +
+        `of ${roundTo(cores, 2)} used (${percent})`;
+    }
     case "dequeue":
       return `the queue's turnaround between hand-offs (${
         stages.byStage["queue.after"]?.meanMs.toFixed(2)

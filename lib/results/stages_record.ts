@@ -248,6 +248,7 @@ export type LimitingResource =
   | "event-loop"
   | "consumer"
   | "dequeue"
+  | "cpu-limit"
   | "unexplained";
 
 /**
@@ -312,6 +313,13 @@ export interface PredictionBounds {
    * @minimum 0
    */
   readonly pipeline?: number | null;
+  /**
+   * Where each consuming process was held to a CPU limit: consumers × the
+   * limit in cores × 1000 ÷ their CPU ms per delivery.  Absent without a
+   * limit.
+   * @minimum 0
+   */
+  readonly cpuLimit?: number | null;
   /**
    * Not a bound: seconds from the first `sendActivity` call to the first
    * delivery, which the prediction adds to the deliveries at the smallest

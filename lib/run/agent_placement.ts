@@ -103,6 +103,16 @@ export class AgentPlacement {
     return agent.client.launcher();
   }
 
+  /**
+   * The smallest CPU limit of the worker agents, cores, when every one
+   * has a limit (a swarm replica's `cpus:`); `undefined` otherwise.
+   */
+  workerCpuLimit(): number | undefined {
+    const limits = this.#workers.map((a) => a.hello.agent.cpuLimit);
+    if (limits.length === 0 || limits.includes(null)) return undefined;
+    return Math.min(...limits as number[]);
+  }
+
   /** How the sender starts, when it runs on an agent. */
   senderLauncher(): Launcher | undefined {
     return this.#sender?.client.launcher();

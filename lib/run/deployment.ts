@@ -172,6 +172,16 @@ export class RunDeployment {
   }
 
   /**
+   * The CPU limit each consuming process was held to, cores, as the stage
+   * model takes it: the local workers' (`--worker-cpu-limit`), or the
+   * smallest of the worker agents' when every one has a limit.
+   */
+  consumerCpuLimit(): { consumerCpuLimit?: number } {
+    const limit = this.#quota?.record().cpus ?? this.#agents?.workerCpuLimit();
+    return limit == null ? {} : { consumerCpuLimit: limit };
+  }
+
+  /**
    * The cores the run's processes share, read before the bench pinned
    * itself: the stage model's `cores` (which, under `--cpus`, does not split
    * its CPU bound between the app's cores and the rest).

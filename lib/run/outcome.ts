@@ -125,6 +125,8 @@ export interface StageObservations {
   readonly removes?: "before-handler" | "after-handler";
   /** The cores the machine has. */
   readonly cores: number;
+  /** The CPU limit of each consuming process, cores, when one was set. */
+  readonly consumerCpuLimit?: number;
 }
 
 /** The figures that depend on how the run ended. */
@@ -288,6 +290,7 @@ function stageFigures(
     parallelism: run.stages.parallelism,
     workers: run.workers,
     processes: run.processes,
+    consumerCpuLimit: run.stages.consumerCpuLimit,
   }, run.stages.cores);
   const prediction = predict(input);
   return {

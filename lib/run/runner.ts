@@ -607,6 +607,7 @@ class Run {
               ? {}
               : { removes: this.#configuration.driver.removes }),
             cores: this.#deployment.cores,
+            ...this.#deployment.consumerCpuLimit(),
           },
         }
         : {}),
