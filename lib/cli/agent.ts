@@ -62,7 +62,12 @@ export async function main(
       Deno.exit(130);
     },
     log: (line) =>
-      console.error(line.replace("interrupted", "agent: stopping")),
+      console.error(
+        line.replace(
+          /interrupted: stopping processes and servers…/,
+          "agent: stopping its children…",
+        ),
+      ),
   });
   interrupter.install();
   await new Promise<void>((resolve) =>

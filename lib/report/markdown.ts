@@ -14,6 +14,7 @@ import { depthSection } from "./depth_table.ts";
 import { delayedSection } from "./delayed_table.ts";
 import { stagesSection } from "./stages_table.ts";
 import { networkSection } from "./network.ts";
+import { scaleOutSection } from "./scale_out_section.ts";
 import { NEAR_END } from "../params/mod.ts";
 import { type Chart, renderCharts } from "./charts/mod.ts";
 import type { ReportFiles } from "./files.ts";
@@ -172,7 +173,9 @@ ${notice == null ? "" : notice + "\n\n"}${burst}${loaded}${
     depthSection(document)
   }${delayedSection(document)}${stagesSection(document)}${
     networkSection(document)
-  }${sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""}${figures}${
+  }${scaleOutSection(document)}${
+    sections.length > 0 && figures !== "" ? "## Charts\n\n" : ""
+  }${figures}${
     document.environment == null
       ? ""
       : "\n## Environment\n\n" + renderEnvironment(
