@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { missingBecause } from "../testing/tools.ts";
+import { leftovers } from "../system/leftovers.ts";
 import { fillDenoRootfs, ROOTFS_PATH } from "../system/deno_rootfs.ts";
 import {
   DOCKER_LABEL,
@@ -11,6 +12,8 @@ import {
 import { localAddressToward, resolveSwarmAgents } from "./swarm.ts";
 import {
   agentStackName,
+  ensureSwarm,
+  leaveSwarm,
   STACK_SERVICE,
   SwarmAgents,
   sweepStaleStacks,
@@ -74,6 +77,17 @@ async function remains(stack: string): Promise<string[]> {
   ];
 }
 
+/** The swarm state and whether docker_gwbridge is there. */
+async function swarmState(): Promise<string> {
+  const state = await dockerQuiet([
+    "info",
+    "--format",
+    "{{.Swarm.LocalNodeState}}",
+  ]);
+  const bridge = await dockerQuiet(["network", "inspect", "docker_gwbridge"]);
+  return `${state} ${bridge == null ? "no bridge" : "bridge"}`;
+}
+
 /** The host name each agent reports with the token. */
 async function hosts(urls: readonly string[]): Promise<string[]> {
   return await Promise.all(urls.map(async (url) => {
@@ -115,6 +129,7 @@ Deno.test({
   async fn() {
     const image = `fedify-queue-bench-standin:${Deno.pid}`;
     const agents = new SwarmAgents();
+    const swarmBefore = await swarmState();
     let stack = "";
     try {
       await standinImage(image);
@@ -159,6 +174,8 @@ Deno.test({
       await dockerQuiet(["image", "rm", "--force", image]);
     }
     assert.deepEqual(await remains(stack), []);
+    // A swarm close() made is gone again, with its bridge.
+    assert.equal(await swarmState(), swarmBefore);
   },
 });
 
@@ -198,6 +215,34 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a forced exit (second Ctrl-C) removes the stack at once",
+  ignore: noDocker,
+  async fn() {
+    const image = `fedify-queue-bench-standin:${Deno.pid}-forced`;
+    const agents = new SwarmAgents();
+    const swarmBefore = await swarmState();
+    let stack = "";
+    try {
+      await standinImage(image);
+      await agents.deploy({
+        image,
+        replicas: 1,
+        cpus: 0.25,
+        token: TOKEN,
+        timeoutMs: 90_000,
+      });
+      stack = agents.stack!;
+      leftovers.forceCleanup();
+      assert.deepEqual(await remains(stack), []);
+    } finally {
+      await agents.close();
+      await dockerQuiet(["image", "rm", "--force", image]);
+    }
+    assert.equal(await swarmState(), swarmBefore);
+  },
+});
+
+Deno.test({
   name: "a killed bench's stack is swept, a running one's stays",
   ignore: noDocker,
   async fn() {
@@ -205,6 +250,7 @@ Deno.test({
     await dead.status;
     const stale = `fqb-agents-${dead.pid}-1-1`;
     const live = agentStackName();
+    const made = await ensureSwarm();
     const env = {
       AGENT_IMAGE: "fedify-queue-bench-absent:none",
       AGENT_REPLICAS: "0",
@@ -227,9 +273,10 @@ Deno.test({
     } finally {
       await dockerQuiet(["stack", "rm", stale]);
       await dockerQuiet(["stack", "rm", live]);
-    }
-    for (let i = 0; i < 60 && (await remains(live)).length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 60 && (await remains(live)).length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      if (made) await leaveSwarm();
     }
     assert.deepEqual(await remains(live), []);
   },

@@ -207,9 +207,11 @@ async function lookEngine(
   const tasks = JSON.parse(
     await docker(["inspect", "--type", "task", ...ids]),
   ) as TaskInspect[];
-  const bridge = (JSON.parse(
-    await docker(["network", "inspect", "docker_gwbridge"]),
-  ) as BridgeInspect[])[0];
+  // docker_gwbridge comes with the node's first task: none yet, no address.
+  const bridged = await dockerQuiet(["network", "inspect", "docker_gwbridge"]);
+  const bridge = bridged == null
+    ? undefined
+    : (JSON.parse(bridged) as BridgeInspect[])[0];
   const managerAddress = await docker([
     "info",
     "--format",
@@ -236,7 +238,7 @@ async function lookEngine(
     agents.push({
       url: `http://${address}:${port}`,
       benchAddress: local != null
-        ? bridge.IPAM.Config[0]?.Gateway ?? managerAddress
+        ? bridge?.IPAM.Config[0]?.Gateway ?? managerAddress
         : managerAddress,
       task: task.ID,
       node: nodes.get(task.NodeID) ?? task.NodeID,

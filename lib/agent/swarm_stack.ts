@@ -138,6 +138,49 @@ function removeStackSync(stack: string): void {
   if (nets) dockerSync(["network", "rm", ...nets.split("\n")]);
 }
 
+/**
+ * Makes this node a one-node swarm's manager when it is in no swarm;
+ * refuses a worker node.
+ *
+ * @param advertiseAddr The address `docker swarm init` advertises.
+ * @returns Whether it made the swarm (then {@link leaveSwarm} undoes it).
+ * @throws {DockerError} On a worker node, or when init fails, naming the fix.
+ */
+export async function ensureSwarm(
+  advertiseAddr = "127.0.0.1",
+): Promise<boolean> {
+  const state = await swarmState();
+  if (state.active && !state.manager) {
+    throw new DockerError(
+      "this node is a swarm worker, not a manager: run the bench on a " +
+        "manager node (`docker node ls` there), or promote this one " +
+        "(`docker node promote NODE` on a manager)",
+    );
+  }
+  if (state.active) return false;
+  await docker(["swarm", "init", "--advertise-addr", advertiseAddr], {
+    what: "this node is not in a swarm, and making one failed",
+    fix: "make it a swarm manager yourself: `docker swarm init " +
+      "--advertise-addr ADDRESS`",
+  });
+  return true;
+}
+
+/**
+ * Leaves the swarm and removes its bridge (`docker_gwbridge`), undoing
+ * {@link ensureSwarm}.  Never throws.
+ */
+export async function leaveSwarm(): Promise<void> {
+  await dockerQuiet(["swarm", "leave", "--force"]);
+  // The bridge keeps the routing mesh's endpoint for a moment.
+  for (let i = 0; i < 40; i++) {
+    if (await dockerQuiet(["network", "rm", "docker_gwbridge"]) != null) {
+      return;
+    }
+    await sleep(500);
+  }
+}
+
 /** Leaves the one-node swarm this process made, and its bridge. */
 function leaveSwarmSync(): void {
   dockerSync(["swarm", "leave", "--force"]);
@@ -204,7 +247,7 @@ export class SwarmAgents {
     }
     await dockerVersion(options.signal);
     await sweepStaleStacks();
-    await this.#ensureSwarm(options.advertiseAddr ?? "127.0.0.1");
+    this.#initialised = await ensureSwarm(options.advertiseAddr);
     const stack = options.stack ?? agentStackName();
     this.#stack = stack;
     this.#forget = leftovers.trackCleanup(() => {
@@ -258,8 +301,7 @@ export class SwarmAgents {
   async close(): Promise<void> {
     if (this.#stack != null) await removeStack(this.#stack);
     if (this.#initialised) {
-      await dockerQuiet(["swarm", "leave", "--force"]);
-      await dockerQuiet(["network", "rm", "docker_gwbridge"]);
+      await leaveSwarm();
       this.#initialised = false;
     }
     this.#stack = null;
@@ -278,24 +320,5 @@ export class SwarmAgents {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
     });
-  }
-
-  /** Makes a one-node swarm when there is none; refuses a worker node. */
-  async #ensureSwarm(advertiseAddr: string): Promise<void> {
-    const state = await swarmState();
-    if (state.active && !state.manager) {
-      throw new DockerError(
-        "this node is a swarm worker, not a manager: run the bench on a " +
-          "manager node (`docker node ls` there), or promote this one " +
-          "(`docker node promote NODE` on a manager)",
-      );
-    }
-    if (state.active) return;
-    await docker(["swarm", "init", "--advertise-addr", advertiseAddr], {
-      what: "this node is not in a swarm, and making one failed",
-      fix: "make it a swarm manager yourself: `docker swarm init " +
-        "--advertise-addr ADDRESS`",
-    });
-    this.#initialised = true;
   }
 }
