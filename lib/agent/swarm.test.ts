@@ -77,6 +77,94 @@ async function remains(stack: string): Promise<string[]> {
   ];
 }
 
+/**
+ * `resolveSwarmAgents(…, {via: "dns"})` run by a container attached to the
+ * stack's overlay network, as a bench inside the swarm runs it.
+ */
+async function resolveInside(
+  image: string,
+  stack: string,
+): Promise<{ via: string; agents: { url: string; benchAddress: string }[] }> {
+  const name = `${stack}-inside`;
+  const script = `
+    import { resolveSwarmAgents } from "/src/lib/agent/swarm.ts";
+    const found = await resolveSwarmAgents("${stack}_agent", {
+      via: "dns", replicas: 2, timeoutMs: 30_000,
+    });
+    console.log(JSON.stringify(found));`;
+  try {
+    const out = await new Deno.Command("docker", {
+      args: [
+        "run",
+        "--name",
+        name,
+        "--label",
+        `${DOCKER_LABEL}=test`,
+        "--network",
+        `${stack}_agents`,
+        "--volume",
+        `${new URL("../../", import.meta.url).pathname}:/src:ro`,
+        "--env",
+        "DENO_DIR=/tmp/deno",
+        "--entrypoint",
+        "deno",
+        image,
+        "eval",
+        script,
+      ],
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, stderr);
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  } finally {
+    await dockerQuiet(["rm", "--force", name]);
+  }
+}
+
+/** The tasks' URLs on the overlay network, from the engine. */
+async function overlayUrls(tasks: readonly string[]): Promise<string[]> {
+  const inspected = JSON.parse(
+    (await dockerQuiet(["inspect", "--type", "task", ...tasks]))!,
+  ) as { NetworksAttachments: { Addresses: string[] }[] }[];
+  return inspected.map((task) =>
+    `http://${task.NetworksAttachments[0].Addresses[0].split("/")[0]}:7070`
+  );
+}
+
+/**
+ * Whether a replica connects to a listener of this process at the
+ * agent's `benchAddress` (the listener on every address, as the bench's
+ * forwarders listen).
+ */
+async function reaches(
+  agent: { benchAddress: string; container: string | null },
+): Promise<boolean> {
+  const listener = Deno.listen({ hostname: "0.0.0.0", port: 0 });
+  const accepted = listener.accept().then((conn) => {
+    conn.close();
+    return true;
+  }, () => false);
+  try {
+    const out = await new Deno.Command("docker", {
+      args: [
+        "exec",
+        agent.container!,
+        "deno",
+        "eval",
+        `(await Deno.connect({ hostname: "${agent.benchAddress}", port: ${
+          (listener.addr as Deno.NetAddr).port
+        } })).close();`,
+      ],
+      stdin: "null",
+    }).output();
+    return out.success && await accepted;
+  } finally {
+    listener.close();
+    await accepted;
+  }
+}
+
 /** The swarm state and whether docker_gwbridge is there. */
 async function swarmState(): Promise<string> {
   const state = await dockerQuiet([
@@ -166,6 +254,19 @@ Deno.test({
       assert.deepEqual(
         again.agents.map((a) => a.url),
         two.agents.map((a) => a.url),
+      );
+      assert.ok(await reaches(two.agents[0]), "a replica reaches the bench");
+      const inside = await resolveInside(image, stack);
+      const subnet = (url: string) =>
+        new URL(url).hostname.split(".").slice(0, 3).join(".");
+      assert.equal(
+        subnet(`http://${inside.agents[0].benchAddress}`),
+        subnet(inside.agents[0].url),
+      );
+      assert.equal(inside.via, "dns");
+      assert.deepEqual(
+        inside.agents.map((a) => a.url).toSorted(),
+        (await overlayUrls(two.agents.map((a) => a.task!))).toSorted(),
       );
       const one = await agents.scale(1, { timeoutMs: 60_000 });
       assert.equal(one.agents.length, 1);
