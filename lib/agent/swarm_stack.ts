@@ -134,8 +134,15 @@ function removeStackSync(stack: string): void {
   dockerSync(["stack", "rm", stack]);
   const ids = dockerSync(["ps", "-aq", "--filter", label]);
   if (ids) dockerSync(["rm", "--force", ...ids.split("\n")]);
-  const nets = dockerSync(["network", "ls", "-q", "--filter", label]);
-  if (nets) dockerSync(["network", "rm", ...nets.split("\n")]);
+  // The overlay network goes once its containers' endpoints have: retry
+  // for up to 10 s, blocking (a forced exit cannot wait otherwise).
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 50; i++) {
+    const nets = dockerSync(["network", "ls", "-q", "--filter", label]);
+    if (!nets) return;
+    dockerSync(["network", "rm", ...nets.split("\n")]);
+    Atomics.wait(pause, 0, 0, 200);
+  }
 }
 
 /**
@@ -189,13 +196,23 @@ function leaveSwarmSync(): void {
 
 /**
  * Removes the agent stacks of benches that no longer run (killed outright:
- * their stack's name holds their process id).
+ * their stack's name holds their process id), and the networks of such
+ * stacks that a forced exit could not remove.
  *
  * @returns The stacks removed.
  */
 export async function sweepStaleStacks(): Promise<string[]> {
-  const listed = await dockerQuiet(["stack", "ls", "--format", "{{.Name}}"]);
-  const stale = (listed ?? "").split("\n").filter((name) => {
+  const stacks = await dockerQuiet(["stack", "ls", "--format", "{{.Name}}"]);
+  const networks = await dockerQuiet([
+    "network",
+    "ls",
+    "--filter",
+    `label=${NAMESPACE}`,
+    "--format",
+    `{{index .Labels "${NAMESPACE}"}}`,
+  ]);
+  const names = new Set(`${stacks ?? ""}\n${networks ?? ""}`.split("\n"));
+  const stale = [...names].filter((name) => {
     const owner = name.startsWith("fqb-agents-") ? ownerOf(name) : undefined;
     return owner != null && !isRunning(owner);
   });
