@@ -8,12 +8,15 @@
  *
  * @module
  */
-import { findBinary } from "../services/binaries.ts";
+import {
+  DockerError,
+  dockerVersion as systemDockerVersion,
+} from "../system/docker.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { writeAll } from "../system/logged_process.ts";
 import { runToEnd } from "../system/run_to_end.ts";
 import { spawnProcess } from "../system/spawn.ts";
-import { FreshCheckError, must } from "./error.ts";
+import { FreshCheckError } from "./error.ts";
 import {
   CA_BUNDLE,
   CONTAINER_HOME,
@@ -31,21 +34,14 @@ import { withEnv } from "./readme.ts";
  * @throws {FreshCheckError} When it does not, saying how to start it.
  */
 export async function dockerVersion(signal?: AbortSignal): Promise<string> {
-  if (findBinary("docker") == null) {
+  try {
+    return await systemDockerVersion(signal);
+  } catch (error) {
+    if (!(error instanceof DockerError)) throw error;
     throw new FreshCheckError(
-      "docker is not installed: apt-get install -y docker.io (as root)",
+      `${error.message} (the check uses --network host)`,
     );
   }
-  return await must("docker", ["version", "--format", "{{.Server.Version}}"], {
-    timeoutMs: 30_000,
-    signal,
-    what: "the Docker daemon does not answer",
-    fix: "start it as root in the background, e.g. " +
-      "`dockerd --iptables=false --ip-masq=false --bridge=none " +
-      ">/tmp/dockerd.log 2>&1 &` (no firewall changes, no bridge: the " +
-      "check uses --network host), then run the check again; stop it " +
-      "afterwards with `kill $(cat /var/run/docker.pid)`",
-  });
 }
 
 /** One command to run in a container. */

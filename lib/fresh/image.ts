@@ -7,7 +7,7 @@
  * @module
  */
 import { runToEnd } from "../system/run_to_end.ts";
-import { spawnProcess } from "../system/spawn.ts";
+import { DockerError, dockerImport as importFolder } from "../system/docker.ts";
 import { FreshCheckError } from "./error.ts";
 import { CONTAINER_PATH, LABEL, LABEL_VALUE, SUITE } from "./layout.ts";
 import {
@@ -116,61 +116,20 @@ export async function ensureImage(options: ImageOptions): Promise<ImageRecord> {
   };
 }
 
-/** `tar -C rootfs -c . | docker import --change … - name`. */
+/** `tar -C rootfs -c . | docker import`, labelled, with the `PATH`. */
 async function dockerImport(
   rootfs: string,
   name: string,
   options: ImageOptions,
 ): Promise<void> {
-  const tar = spawnProcess("tar", {
-    args: ["-C", rootfs, "-c", "."],
-    stdin: "null",
-  });
-  const docker = spawnProcess("docker", {
-    args: [
-      "import",
-      "--change",
-      `LABEL ${LABEL}=${LABEL_VALUE}`,
-      "--change",
-      `ENV PATH=${CONTAINER_PATH}`,
-      "-",
-      name,
-    ],
-    stdin: "piped",
-  });
-  const kill = () => {
-    for (const child of [tar, docker]) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* exited */ }
-    }
-  };
-  const timer = setTimeout(kill, options.timeoutMs);
-  options.signal.addEventListener("abort", kill, { once: true });
   try {
-    const [tarErr, dockerOut, dockerErr, tarStatus, dockerStatus] =
-      await Promise.all([
-        new Response(tar.stderr).text(),
-        new Response(docker.stdout).text(),
-        new Response(docker.stderr).text(),
-        tar.stdout.pipeTo(docker.stdin).then(
-          () => tar.status,
-          () => tar.status,
-        ),
-        docker.status,
-      ]);
-    options.signal.throwIfAborted();
-    if (!tarStatus.success || !dockerStatus.success) {
-      throw new FreshCheckError(
-        `importing the image failed (tar exit ${tarStatus.code}, docker ` +
-          `import exit ${dockerStatus.code}):\n${
-            (tarErr + dockerErr + dockerOut).trim().split("\n").slice(-8)
-              .join("\n")
-          }\nrun again with --rebuild`,
-      );
-    }
-  } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", kill);
+    await importFolder(rootfs, name, {
+      changes: [`LABEL ${LABEL}=${LABEL_VALUE}`, `ENV PATH=${CONTAINER_PATH}`],
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof DockerError)) throw error;
+    throw new FreshCheckError(`${error.message}\nrun again with --rebuild`);
   }
 }

@@ -6,9 +6,10 @@
  *
  * @module
  */
+import { DOCKER_LABEL } from "../system/docker.ts";
 
 /** The label key on the check's image and containers. */
-export const LABEL = "fedify-queue-bench";
+export const LABEL = DOCKER_LABEL;
 
 /** The label value on the check's image and containers. */
 export const LABEL_VALUE = "fresh-check";
