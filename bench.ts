@@ -25,7 +25,11 @@ import { errorMessage } from "./lib/results/error_message.ts";
 import { readResultsDocument, ResultsFileError } from "./lib/results/read.ts";
 import { join } from "node:path";
 import type { Progress } from "./lib/run/watch.ts";
-import { ServiceManager, sweepStaleNamespaces } from "./lib/services/mod.ts";
+import {
+  ServiceManager,
+  sweepStaleCpuGroups,
+  sweepStaleNamespaces,
+} from "./lib/services/mod.ts";
 import { runSuite, sameMeasurement } from "./lib/run/suite.ts";
 import {
   latestRun,
@@ -35,6 +39,8 @@ import {
 } from "./lib/cli/paths.ts";
 import { commandLine } from "./lib/measure/provenance.ts";
 import { Interrupter } from "./lib/cli/interrupt.ts";
+import { deploySwarmAgents } from "./lib/cli/swarm_agents.ts";
+import type { SwarmAgents } from "./lib/agent/mod.ts";
 import { driverList } from "./lib/cli/list.ts";
 import {
   useFedifySource,
@@ -200,6 +206,13 @@ async function main(): Promise<number> {
       } left by a bench that no longer runs: ${swept.join(", ")}`,
     );
   }
+  const sweptGroups = await sweepStaleCpuGroups();
+  if (sweptGroups.length > 0) {
+    console.error(
+      "removed CPU-limit control groups left by a bench that no longer " +
+        `runs: ${sweptGroups.join(", ")}`,
+    );
+  }
   const sweptHosts = await sweepStaleNamespaces();
   if (sweptHosts.length > 0) {
     console.error(
@@ -230,6 +243,17 @@ async function main(): Promise<number> {
     );
   }
   const tty = Deno.stderr.isTerminal();
+  let swarm: SwarmAgents | undefined;
+  try {
+    swarm = await deploySwarmAgents(
+      params,
+      interrupter.signal,
+      (line) => quietly(() => console.error(line)),
+    );
+  } catch (error) {
+    if (interrupter.interrupted) return 130;
+    fail(`--agents swarm: ${errorMessage(error)}`, 2);
+  }
   const document = await runSuite({
     params,
     drivers: selection.drivers,
@@ -257,7 +281,7 @@ async function main(): Promise<number> {
       });
     },
     onLimits: (note) => quietly(() => console.error(note)),
-  });
+  }).finally(() => swarm?.close());
   const table = renderTable(document);
   const saved = output.outcome;
   quietly(() => {

@@ -25,3 +25,24 @@ export {
   rowUncertainty,
 } from "./clock.ts";
 export { type CgroupLimits, cgroupLimits } from "./cgroup_limits.ts";
+export {
+  localAddressToward,
+  type ResolvedSwarm,
+  type ResolveOptions,
+  resolveSwarmAgents,
+  SWARM_AGENT_PORT,
+  type SwarmAgent,
+  tasksName,
+} from "./swarm.ts";
+export {
+  agentStackName,
+  type DeployOptions,
+  ensureSwarm,
+  leaveSwarm,
+  ownStackService,
+  removeStack,
+  STACK_FILE,
+  STACK_SERVICE,
+  SwarmAgents,
+  sweepStaleStacks,
+} from "./swarm_stack.ts";

@@ -51,6 +51,22 @@ export function agentStackName(): string {
   return `fqb-agents-${pid}-${startTime}-${++stacks}`;
 }
 
+/**
+ * The agent service of the stack this process deployed last (its name holds
+ * this process's id and start), or `undefined` when none is deployed.
+ */
+export async function ownStackService(): Promise<string | undefined> {
+  const { pid, startTime } = selfIdentity();
+  const prefix = `fqb-agents-${pid}-${startTime}-`;
+  const listed = await dockerQuiet(["stack", "ls", "--format", "{{.Name}}"]);
+  const own = (listed ?? "").split("\n").filter((n) => n.startsWith(prefix))
+    .sort((a, b) =>
+      Number(a.slice(prefix.length)) - Number(b.slice(prefix.length))
+    );
+  const last = own.at(-1);
+  return last == null ? undefined : `${last}_${STACK_SERVICE}`;
+}
+
 /** Options for {@link SwarmAgents.deploy}. */
 export interface DeployOptions {
   /** The image (`deno task image` makes it; it must be on every node). */

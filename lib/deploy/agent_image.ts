@@ -281,3 +281,30 @@ export function imageChanges(name: string, fedifySource: boolean): string[] {
     `ENTRYPOINT ${JSON.stringify(IMAGE_ENTRYPOINT)}`,
   ];
 }
+
+/**
+ * The agent image of the checkout as it is: HEAD's image when the tree is
+ * clean and that image exists already; otherwise built now (named after
+ * HEAD when the tree is clean, `:dev` when it holds uncommitted changes,
+ * which no commit names).
+ *
+ * @returns The image's name.
+ * @throws {Error} As {@link buildAgentImage}.
+ */
+export async function ensureAgentImage(
+  options: AgentImageOptions,
+): Promise<string> {
+  const status = await runToEnd("git", ["status", "--porcelain"], {
+    cwd: options.projectDir,
+    timeoutMs: 30_000,
+  }).catch(() => null);
+  const clean = status?.code === 0 && status.stdout.trim() === "";
+  const name = clean
+    ? agentImageName(await shortCommit(options.projectDir))
+    : agentImageName(null);
+  if (clean && !name.endsWith(":dev")) {
+    const existing = await dockerQuiet(["image", "ls", "-q", name]);
+    if ((existing ?? "").trim() !== "") return name;
+  }
+  return (await buildAgentImage({ ...options, name })).name;
+}

@@ -11,6 +11,7 @@ export {
   agentImageName,
   type AgentImageOptions,
   buildAgentImage,
+  ensureAgentImage,
   IMAGE_ENTRYPOINT,
   IMAGE_ENTRYPOINTS,
 } from "./agent_image.ts";

@@ -324,15 +324,18 @@ export function parseHostPort(
 }
 
 /**
- * Where agents are: `HOST:PORT,HOST:PORT…`, or `swarm:SERVICE` for the
- * replicas of a Docker Swarm service.
+ * Where agents are: `HOST:PORT,HOST:PORT…`, `swarm:SERVICE` for the
+ * replicas of a Docker Swarm service, or `swarm` for the stack the bench
+ * deploys itself.
  */
 export type AgentsSpec =
   | { readonly addresses: readonly string[] }
-  | { readonly swarmService: string };
+  | { readonly swarmService: string }
+  | { readonly ownSwarm: true };
 
 /** The agents of `--agents`, or `null` when the text names none. */
 export function parseAgentsSpec(raw: string): AgentsSpec | null {
+  if (raw.trim() === "swarm") return { ownSwarm: true };
   const swarm = /^swarm:([A-Za-z0-9][A-Za-z0-9_.-]*)$/.exec(raw.trim());
   if (swarm != null) return { swarmService: swarm[1] };
   const addresses = raw.split(",").map((part) => part.trim());
@@ -352,7 +355,8 @@ export function agents(): Kind<string> {
       if (parseAgentsSpec(raw) == null) {
         throw new UsageError(
           `${label} expects HOST:PORT,HOST:PORT… (agents started with ` +
-            "deno task agent) or swarm:SERVICE, got " + JSON.stringify(raw),
+            "deno task agent), swarm:SERVICE or swarm, got " +
+            JSON.stringify(raw),
         );
       }
       return raw.trim();

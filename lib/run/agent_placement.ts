@@ -13,6 +13,8 @@ import {
   type AgentHello,
   clockMarks,
   measureOffset,
+  ownStackService,
+  resolveSwarmAgents,
   rowUncertainty,
   tokenFromEnv,
 } from "../agent/mod.ts";
@@ -169,8 +171,19 @@ async function agentAddresses(
   signal?: AbortSignal,
 ): Promise<string[]> {
   if ("addresses" in spec) return [...spec.addresses];
-  void signal;
-  throw new Error(`swarm:${spec.swarmService}: PENDING-SWARM`);
+  const service = "swarmService" in spec
+    ? spec.swarmService
+    : await ownStackService();
+  if (service == null) {
+    throw new Error(
+      "--agents swarm: this bench has deployed no agents' stack; the " +
+        "command line deploys one (deno task bench --agents swarm), a " +
+        "library caller deploys it with SwarmAgents and passes " +
+        "swarm:SERVICE",
+    );
+  }
+  const replicas = await resolveSwarmAgents(service, { signal });
+  return replicas.agents.map((agent) => new URL(agent.url).host);
 }
 
 /** Reaches one agent, checks it, and estimates its clock. */
