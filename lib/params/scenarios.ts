@@ -192,6 +192,29 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       baseline: true,
     },
   },
+  "scale-out": {
+    description: "beyond one machine: the workers on 1, 2 and 4 agents, " +
+      "each a Docker Swarm replica limited to a quarter of a core (the " +
+      "bench builds the agent image and deploys deploy/swarm/stack.yml " +
+      "itself: root and a running Docker daemon), beside the same rows " +
+      "with the workers on the bench's host, each held to the same quarter " +
+      "core; postgres, redis, amqp and mysql at ×1, 100 × 100 per row, " +
+      "RSA-2048, an inbox that answers at once, a budget of 120 s per row " +
+      "(--budget), no baseline",
+    settings: {
+      total: "100",
+      recipients: "100",
+      drivers: "postgres,redis,amqp,mysql",
+      parallel: "1",
+      agents: "swarm",
+      scale: "1,2,4",
+      placement: "agents,local",
+      workerCpuLimit: "0.25",
+      rsaBits: "2048",
+      budgetSeconds: "120",
+      baseline: true,
+    },
+  },
   "deployment-cpus": {
     description: "the app on fewer cores (the other half of deployment): " +
       "the README's queues (in-process, postgres, mysql, redis, amqp, " +
