@@ -286,7 +286,8 @@ export function imageChanges(name: string, fedifySource: boolean): string[] {
  * The agent image of the checkout as it is: HEAD's image when the tree is
  * clean and that image exists already; otherwise built now (named after
  * HEAD when the tree is clean, `:dev` when it holds uncommitted changes,
- * which no commit names).
+ * which no commit names; `-fedify-source` added when it holds Fedify's
+ * source, `FEDIFY_SOURCE`).
  *
  * @returns The image's name.
  * @throws {Error} As {@link buildAgentImage}.
@@ -299,10 +300,14 @@ export async function ensureAgentImage(
     timeoutMs: 30_000,
   }).catch(() => null);
   const clean = status?.code === 0 && status.stdout.trim() === "";
-  const name = clean
-    ? agentImageName(await shortCommit(options.projectDir))
-    : agentImageName(null);
-  if (clean && !name.endsWith(":dev")) {
+  const source = options.fedifySource === undefined
+    ? readEnv("FEDIFY_SOURCE") ?? null
+    : options.fedifySource;
+  // An image with Fedify's source runs other queue code: another name.
+  const name =
+    agentImageName(clean ? await shortCommit(options.projectDir) : null) +
+    (source == null ? "" : "-fedify-source");
+  if (clean && !name.includes(":dev")) {
     const existing = await dockerQuiet(["image", "ls", "-q", name]);
     if ((existing ?? "").trim() !== "") return name;
   }
