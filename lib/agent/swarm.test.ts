@@ -1,4 +1,11 @@
+/**
+ * Agents on Docker Swarm (as root with a running daemon): the stack file
+ * deployed, its replicas resolved through the engine and through Docker's
+ * DNS, scaled, and removed on close, on an aborted deploy, on a forced exit
+ * and after a killed bench.  Each test that deploys holds the swarm lock.
+ */
 import assert from "node:assert/strict";
+import { withSwarmLock } from "../testing/swarm_lock.ts";
 import { join } from "node:path";
 import { missingBecause } from "../testing/tools.ts";
 import { leftovers } from "../system/leftovers.ts";
@@ -214,7 +221,8 @@ Deno.test("a stack's name holds its owner", () => {
 Deno.test({
   name: "swarm agents deploy, resolve, scale and go away with close()",
   ignore: noDocker,
-  async fn() {
+  fn: () =>
+    withSwarmLock(async () => {
     const image = `fedify-queue-bench-standin:${Deno.pid}`;
     const agents = new SwarmAgents();
     const swarmBefore = await swarmState();
@@ -277,13 +285,14 @@ Deno.test({
     assert.deepEqual(await remains(stack), []);
     // A swarm close() made is gone again, with its bridge.
     assert.equal(await swarmState(), swarmBefore);
-  },
+    }),
 });
 
 Deno.test({
   name: "an aborted deploy leaves nothing of its stack",
   ignore: noDocker,
-  async fn() {
+  fn: () =>
+    withSwarmLock(async () => {
     // An image no node has: the replicas never run, so the deploy waits
     // for them until the abort.
     const agents = new SwarmAgents();
@@ -312,13 +321,14 @@ Deno.test({
       clearTimeout(timer);
       await agents.close();
     }
-  },
+    }),
 });
 
 Deno.test({
   name: "a forced exit (second Ctrl-C) removes the stack at once",
   ignore: noDocker,
-  async fn() {
+  fn: () =>
+    withSwarmLock(async () => {
     const image = `fedify-queue-bench-standin:${Deno.pid}-forced`;
     const agents = new SwarmAgents();
     const swarmBefore = await swarmState();
@@ -340,13 +350,14 @@ Deno.test({
       await dockerQuiet(["image", "rm", "--force", image]);
     }
     assert.equal(await swarmState(), swarmBefore);
-  },
+    }),
 });
 
 Deno.test({
   name: "a killed bench's stack is swept, a running one's stays",
   ignore: noDocker,
-  async fn() {
+  fn: () =>
+    withSwarmLock(async () => {
     const dead = new Deno.Command("true").spawn();
     await dead.status;
     const stale = `fqb-agents-${dead.pid}-1-1`;
@@ -380,5 +391,5 @@ Deno.test({
       if (made) await leaveSwarm();
     }
     assert.deepEqual(await remains(live), []);
-  },
+    }),
 });

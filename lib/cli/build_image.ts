@@ -1,13 +1,15 @@
 /**
  * `deno task image`: builds the agent image, `fedify-queue-bench-agent:`
- * and HEAD's short hash (`dev` outside a git checkout), offline from this
+ * and HEAD's short hash (`dev` outside a git checkout or with uncommitted
+ * changes; `-fedify-source` added with `FEDIFY_SOURCE`), offline from this
  * Deno binary and the locked npm packages in the host's Deno cache, and
  * prints its name, size and build time.  Load it on each node of a swarm
  * (`docker save NAME | ssh NODE docker load`) and deploy
  * `deploy/swarm/stack.yml` with `AGENT_IMAGE=NAME`.  The logic is in
  * `lib/deploy/agent_image.ts`.
  *
- * Options: `--name NAME` names the image otherwise.
+ * Options (`lib/params/image_params.ts`): `--name NAME` names the image
+ * otherwise.
  *
  * Exit codes: 0 built; 2 it could not be built (the message names the
  * fix); 130 Ctrl-C.
@@ -15,35 +17,27 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { buildAgentImage } from "../deploy/mod.ts";
+import { buildAgentImage, checkoutImage } from "../deploy/mod.ts";
 import { dockerVersion } from "../system/docker.ts";
 import { leftovers } from "../system/leftovers.ts";
+import { IMAGE, parseCommand, renderHelp, UsageError } from "../params/mod.ts";
 import { Interrupter } from "./interrupt.ts";
 
-const HELP = `deno task image [--name NAME]
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-Builds the agent image (fedify-queue-bench-agent:<short commit>) offline
-from this Deno binary and the locked npm packages, and prints its name,
-size and build time.  Needs a running Docker daemon.`;
-
-/**
- * Runs the command.
- *
- * @param args The command line's arguments.
- * @returns The exit code.
- */
+/** The command line; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(HELP);
-    return 0;
-  }
-  const nameAt = args.indexOf("--name");
-  const name = nameAt >= 0 ? args[nameAt + 1] : undefined;
-  const unknown = args.filter((arg, i) =>
-    arg !== "--name" && (nameAt < 0 || i !== nameAt + 1)
-  );
-  if (unknown.length > 0 || (nameAt >= 0 && name == null)) {
-    console.error(`error: unknown options ${unknown.join(" ")}\n\n${HELP}`);
+  let name: string | undefined;
+  try {
+    const { values } = parseCommand(IMAGE, args, {});
+    if (values.help) {
+      console.log(renderHelp(IMAGE));
+      return 0;
+    }
+    name = values.name;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}`);
     return 2;
   }
   const interrupter = new Interrupter({
@@ -56,8 +50,8 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     await dockerVersion(interrupter.signal);
     const image = await buildAgentImage({
-      projectDir: fileURLToPath(new URL("../../", import.meta.url)),
-      name,
+      projectDir: ROOT,
+      name: name ?? (await checkoutImage(ROOT)).name,
       timeoutMs: 600_000,
       signal: interrupter.signal,
       log: (line) => console.error(line),

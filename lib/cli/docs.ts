@@ -14,6 +14,7 @@ import {
   BENCH,
   DEQUEUE_COST,
   FRESH_CHECK,
+  IMAGE,
   renderOptionsDoc,
 } from "../params/mod.ts";
 import { alignedTable } from "../report/markdown_table.ts";
@@ -33,7 +34,14 @@ const TABLE_END = "<!-- End of the table of drivers. -->";
 
 /** The option list's text. */
 export function optionsDoc(): string {
-  return renderOptionsDoc([BENCH, DEQUEUE_COST, ADVISE, FRESH_CHECK, AGENT]);
+  return renderOptionsDoc([
+    BENCH,
+    DEQUEUE_COST,
+    ADVISE,
+    FRESH_CHECK,
+    AGENT,
+    IMAGE,
+  ]);
 }
 
 /**

@@ -283,11 +283,35 @@ export function imageChanges(name: string, fedifySource: boolean): string[] {
 }
 
 /**
- * The agent image of the checkout as it is: HEAD's image when the tree is
- * clean and that image exists already; otherwise built now (named after
- * HEAD when the tree is clean, `:dev` when it holds uncommitted changes,
- * which no commit names; `-fedify-source` added when it holds Fedify's
- * source, `FEDIFY_SOURCE`).
+ * The name of the agent image of the checkout as it is: HEAD's short hash
+ * when the tree is clean, `dev` when it holds uncommitted changes (which no
+ * commit names), with `-fedify-source` when it holds Fedify's source
+ * (`FEDIFY_SOURCE`, or `fedifySource`); and whether an image of that name
+ * may be reused (a `dev` one may be of other code).
+ */
+export async function checkoutImage(
+  projectDir: string,
+  fedifySource: string | null | undefined = undefined,
+): Promise<{ readonly name: string; readonly reusable: boolean }> {
+  const status = await runToEnd("git", ["status", "--porcelain"], {
+    cwd: projectDir,
+    timeoutMs: 30_000,
+  }).catch(() => null);
+  const clean = status?.code === 0 && status.stdout.trim() === "";
+  const commit = clean ? await shortCommit(projectDir) : null;
+  const source = fedifySource === undefined
+    ? readEnv("FEDIFY_SOURCE") ?? null
+    : fedifySource;
+  // An image with Fedify's source runs other queue code: another name.
+  return {
+    name: agentImageName(commit) + (source == null ? "" : "-fedify-source"),
+    reusable: commit != null,
+  };
+}
+
+/**
+ * The agent image of the checkout as it is ({@link checkoutImage}): the one
+ * there when it may be reused, otherwise built now.
  *
  * @returns The image's name.
  * @throws {Error} As {@link buildAgentImage}.
@@ -295,19 +319,11 @@ export function imageChanges(name: string, fedifySource: boolean): string[] {
 export async function ensureAgentImage(
   options: AgentImageOptions,
 ): Promise<string> {
-  const status = await runToEnd("git", ["status", "--porcelain"], {
-    cwd: options.projectDir,
-    timeoutMs: 30_000,
-  }).catch(() => null);
-  const clean = status?.code === 0 && status.stdout.trim() === "";
-  const source = options.fedifySource === undefined
-    ? readEnv("FEDIFY_SOURCE") ?? null
-    : options.fedifySource;
-  // An image with Fedify's source runs other queue code: another name.
-  const name =
-    agentImageName(clean ? await shortCommit(options.projectDir) : null) +
-    (source == null ? "" : "-fedify-source");
-  if (clean && !name.includes(":dev")) {
+  const { name, reusable } = await checkoutImage(
+    options.projectDir,
+    options.fedifySource,
+  );
+  if (reusable) {
     const existing = await dockerQuiet(["image", "ls", "-q", name]);
     if ((existing ?? "").trim() !== "") return name;
   }

@@ -11,6 +11,7 @@ export {
   agentImageName,
   type AgentImageOptions,
   buildAgentImage,
+  checkoutImage,
   ensureAgentImage,
   IMAGE_ENTRYPOINT,
   IMAGE_ENTRYPOINTS,

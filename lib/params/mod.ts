@@ -16,3 +16,4 @@ export * from "./dequeue_cost_params.ts";
 export * from "./advise_params.ts";
 export * from "./fresh_check_params.ts";
 export * from "./agent_params.ts";
+export * from "./image_params.ts";

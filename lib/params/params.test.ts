@@ -10,6 +10,7 @@ import addFormats from "ajv-formats";
 import { OPTIONS_DOC, optionsDoc } from "../cli/docs.ts";
 import {
   ADVISE,
+  AGENT,
   BENCH,
   choice,
   type CommandTable,
@@ -17,6 +18,7 @@ import {
   DEQUEUE_COST,
   FRESH_CHECK,
   groupDefaults,
+  IMAGE,
   INSTANT_INBOX,
   measurementDifferences,
   type ParamSpec,
@@ -32,9 +34,11 @@ import {
 
 const TABLES: readonly CommandTable<readonly ParamSpec[]>[] = [
   ADVISE,
+  AGENT,
   BENCH,
   DEQUEUE_COST,
   FRESH_CHECK,
+  IMAGE,
 ];
 
 Deno.test("every parameter declares every part", () => {

@@ -16,7 +16,8 @@ export type Command =
   | "dequeue-cost"
   | "advise"
   | "fresh-check"
-  | "agent";
+  | "agent"
+  | "image";
 
 /**
  * What a parameter changes:

@@ -105,7 +105,7 @@ async function agentsIn(hosts: NamespaceHosts): Promise<Agents> {
 
 Deno.test({
   name:
-    "--agents: two agents in network namespaces of their own run a row's two workers, every delivery once, and nothing is left",
+    "--agents: two agents in network namespaces of their own run a row's two workers, every delivery once, and the sender too; nothing is left",
   ignore: noRedis || noNamespaces,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -167,6 +167,34 @@ Deno.test({
         assert.equal(r.deployment?.placement, "local");
         assert.equal(r.deployment?.agents, undefined);
         assert.ok((r.processes ?? []).every((p) => p.agent == null));
+      });
+      // The sender on the second agent, the worker on the first.
+      const [senderRow] = (await runSuite({
+        params: smallSuiteParams({
+          agents: agents.addresses[0],
+          senderAgent: agents.addresses[1],
+        }),
+        drivers: [redis],
+        parallel: [1],
+      })).results;
+      assertExactAccounting(senderRow, 24);
+      assertOutcome(senderRow, (r) => {
+        const byRole = Object.fromEntries(
+          (r.processes ?? []).filter((p) => p.agent != null)
+            .map((p) => [p.role, p.agent]),
+        );
+        assert.deepEqual(byRole, {
+          worker: agents!.addresses[0],
+          sender: agents!.addresses[1],
+        });
+        assert.deepEqual(
+          r.deployment?.agents?.agents.map((a) => a.roles),
+          [["worker"], ["sender"]],
+        );
+        assert.ok(r.latencyMs != null && r.latencyMs.p50 > 0);
+        workerPids.push(
+          ...(r.processes ?? []).filter((p) => p.agent != null).map((p) => p.pid),
+        );
       });
     } finally {
       await agents?.close();
