@@ -114,102 +114,109 @@ Deno.test({
   ignore: noSwarm,
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: (t) => withSwarmLock(async () => {
-    const base = await Deno.makeTempDir({ prefix: "bench-agents-test-" });
-    const tmp = join(base, "tmp");
-    await Deno.mkdir(tmp);
-    const before = await dockerState();
-    const image = await checkoutImage(ROOT);
-    const imageExisted =
-      ((await dockerQuiet(["image", "ls", "-q", image.name])) ?? "").trim() !==
-        "";
-    const groupsBefore = benchCpuGroups();
-    try {
-      await t.step("to the end: exact, recorded, nothing left", async () => {
-        const out = join(base, "out");
-        const bench = spawnBench(
-          out,
-          tmp,
-          "--total",
-          "4",
-          "--recipients",
-          "6",
-          "--placement",
-          "agents,local",
-        );
-        const output = { text: "" };
-        const reading = [
-          collect(bench.stdout, output),
-          collect(bench.stderr, output),
-        ];
-        const status = await bench.status;
-        await Promise.all(reading);
-        assert.equal(status.code, 0, output.text);
-        const document: ResultsDocument = JSON.parse(
-          await Deno.readTextFile(join(out, "latest.json")),
-        );
-        assert.deepEqual(
-          document.results.map((r) => r.id).sort(),
-          ["redis-w2", "redis-w2-agents"],
-        );
-        for (const r of document.results) assertExactAccounting(r, 24);
-        const onAgents = document.results.find((r) =>
-          r.id === "redis-w2-agents"
-        )!;
-        const agents = onAgents.deployment?.agents?.agents ?? [];
-        assert.equal(agents.length, 2);
-        for (const agent of agents) {
-          assert.deepEqual(agent.roles, ["worker"]);
-          assert.equal(agent.cpuLimit, 0.5);
-          assert.match(agent.image ?? "", /^fedify-queue-bench-agent:/);
-          assert.ok(agent.clock.after != null);
-        }
-        assert.equal(
-          document.results.find((r) => r.id === "redis-w2")!.deployment
-            ?.workerCpuLimit?.cpus,
-          0.5,
-        );
-        assert.equal(await dockerState(), before);
-        assert.deepEqual(benchCpuGroups(), groupsBefore);
-        assert.deepEqual(processesUsing(base), []);
-      });
-      await t.step("Ctrl-C while the replicas work: nothing left", async () => {
-        const out = join(base, "out-interrupted");
-        const bench = spawnBench(
-          out,
-          tmp,
-          "--total",
-          "200",
-          "--recipients",
-          "50",
-        );
-        const output = { text: "" };
-        const reading = [
-          collect(bench.stdout, output),
-          collect(bench.stderr, output),
-        ];
-        const deadline = Date.now() + 240_000;
-        while (!/\[redis-w2-agents\] \d+\/10000 delivered/.test(output.text)) {
-          if (Date.now() > deadline || output.text.includes("] ok")) {
-            bench.kill("SIGKILL");
-            throw new Error(`no row under way:\n${output.text}`);
+  fn: (t) =>
+    withSwarmLock(async () => {
+      const base = await Deno.makeTempDir({ prefix: "bench-agents-test-" });
+      const tmp = join(base, "tmp");
+      await Deno.mkdir(tmp);
+      const before = await dockerState();
+      const image = await checkoutImage(ROOT);
+      const imageExisted =
+        ((await dockerQuiet(["image", "ls", "-q", image.name])) ?? "")
+          .trim() !==
+          "";
+      const groupsBefore = benchCpuGroups();
+      try {
+        await t.step("to the end: exact, recorded, nothing left", async () => {
+          const out = join(base, "out");
+          const bench = spawnBench(
+            out,
+            tmp,
+            "--total",
+            "4",
+            "--recipients",
+            "6",
+            "--placement",
+            "agents,local",
+          );
+          const output = { text: "" };
+          const reading = [
+            collect(bench.stdout, output),
+            collect(bench.stderr, output),
+          ];
+          const status = await bench.status;
+          await Promise.all(reading);
+          assert.equal(status.code, 0, output.text);
+          const document: ResultsDocument = JSON.parse(
+            await Deno.readTextFile(join(out, "latest.json")),
+          );
+          assert.deepEqual(
+            document.results.map((r) => r.id).sort(),
+            ["redis-w2", "redis-w2-agents"],
+          );
+          for (const r of document.results) assertExactAccounting(r, 24);
+          const onAgents = document.results.find((r) =>
+            r.id === "redis-w2-agents"
+          )!;
+          const agents = onAgents.deployment?.agents?.agents ?? [];
+          assert.equal(agents.length, 2);
+          for (const agent of agents) {
+            assert.deepEqual(agent.roles, ["worker"]);
+            assert.equal(agent.cpuLimit, 0.5);
+            assert.match(agent.image ?? "", /^fedify-queue-bench-agent:/);
+            assert.ok(agent.clock.after != null);
           }
-          await sleep(100);
+          assert.equal(
+            document.results.find((r) => r.id === "redis-w2")!.deployment
+              ?.workerCpuLimit?.cpus,
+            0.5,
+          );
+          assert.equal(await dockerState(), before);
+          assert.deepEqual(benchCpuGroups(), groupsBefore);
+          assert.deepEqual(processesUsing(base), []);
+        });
+        await t.step(
+          "Ctrl-C while the replicas work: nothing left",
+          async () => {
+            const out = join(base, "out-interrupted");
+            const bench = spawnBench(
+              out,
+              tmp,
+              "--total",
+              "200",
+              "--recipients",
+              "50",
+            );
+            const output = { text: "" };
+            const reading = [
+              collect(bench.stdout, output),
+              collect(bench.stderr, output),
+            ];
+            const deadline = Date.now() + 240_000;
+            while (
+              !/\[redis-w2-agents\] \d+\/10000 delivered/.test(output.text)
+            ) {
+              if (Date.now() > deadline || output.text.includes("] ok")) {
+                bench.kill("SIGKILL");
+                throw new Error(`no row under way:\n${output.text}`);
+              }
+              await sleep(100);
+            }
+            bench.kill("SIGINT");
+            const status = await bench.status;
+            await Promise.all(reading);
+            assert.equal(status.code, 130, output.text);
+            assert.match(output.text, /interrupted: stopping processes/);
+            assert.equal(await dockerState(), before);
+            assert.deepEqual(benchCpuGroups(), groupsBefore);
+            assert.deepEqual(processesUsing(base), []);
+          },
+        );
+      } finally {
+        if (!imageExisted) {
+          await dockerQuiet(["image", "rm", "--force", image.name]);
         }
-        bench.kill("SIGINT");
-        const status = await bench.status;
-        await Promise.all(reading);
-        assert.equal(status.code, 130, output.text);
-        assert.match(output.text, /interrupted: stopping processes/);
-        assert.equal(await dockerState(), before);
-        assert.deepEqual(benchCpuGroups(), groupsBefore);
-        assert.deepEqual(processesUsing(base), []);
-      });
-    } finally {
-      if (!imageExisted) {
-        await dockerQuiet(["image", "rm", "--force", image.name]);
+        await Deno.remove(base, { recursive: true });
       }
-      await Deno.remove(base, { recursive: true });
-    }
-  }),
+    }),
 });

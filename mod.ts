@@ -54,10 +54,14 @@ export type {
   StartOptions,
 } from "./lib/services/service_types.ts";
 export type {
+  AgentClockRecord,
+  AgentRecord,
+  AgentsRecord,
   AppSignRate,
   ArrivalPattern,
   Calibration,
   CalibrationPoint,
+  ClockEstimate,
   Commit,
   ConfigurationResult,
   CrashRecord,
@@ -105,6 +109,7 @@ export type {
   Status,
   SuiteParams,
   Timeline,
+  WorkerCpuLimitRecord,
   Workload,
 } from "./lib/results/mod.ts";
 export type { Progress } from "./lib/run/watch.ts";

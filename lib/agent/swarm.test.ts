@@ -223,68 +223,68 @@ Deno.test({
   ignore: noDocker,
   fn: () =>
     withSwarmLock(async () => {
-    const image = `fedify-queue-bench-standin:${Deno.pid}`;
-    const agents = new SwarmAgents();
-    const swarmBefore = await swarmState();
-    let stack = "";
-    try {
-      await standinImage(image);
-      const two = await agents.deploy({
-        image,
-        replicas: 2,
-        cpus: 0.25,
-        token: TOKEN,
-        timeoutMs: 90_000,
-      });
-      stack = agents.stack!;
-      assert.equal(two.via, "engine");
-      assert.equal(two.agents.length, 2);
-      const names = await hosts(two.agents.map((a) => a.url));
-      assert.deepEqual(
-        names.toSorted(),
-        two.agents.map((a) => a.container!.slice(0, 12)).toSorted(),
-      );
-      for (const agent of two.agents) {
-        assert.match(agent.benchAddress, /^\d+\.\d+\.\d+\.\d+$/);
-        assert.ok(agent.task != null && agent.node != null);
+      const image = `fedify-queue-bench-standin:${Deno.pid}`;
+      const agents = new SwarmAgents();
+      const swarmBefore = await swarmState();
+      let stack = "";
+      try {
+        await standinImage(image);
+        const two = await agents.deploy({
+          image,
+          replicas: 2,
+          cpus: 0.25,
+          token: TOKEN,
+          timeoutMs: 90_000,
+        });
+        stack = agents.stack!;
+        assert.equal(two.via, "engine");
+        assert.equal(two.agents.length, 2);
+        const names = await hosts(two.agents.map((a) => a.url));
+        assert.deepEqual(
+          names.toSorted(),
+          two.agents.map((a) => a.container!.slice(0, 12)).toSorted(),
+        );
+        for (const agent of two.agents) {
+          assert.match(agent.benchAddress, /^\d+\.\d+\.\d+\.\d+$/);
+          assert.ok(agent.task != null && agent.node != null);
+        }
+        const limit = await dockerQuiet([
+          "service",
+          "inspect",
+          "--format",
+          '{{.Spec.TaskTemplate.Resources.Limits.NanoCPUs}} {{index .Spec.Labels "fedify-queue-bench"}}',
+          agents.service!,
+        ]);
+        assert.equal(limit, "250000000 agent");
+        const again = await resolveSwarmAgents(agents.service!, {
+          timeoutMs: 30_000,
+        });
+        assert.deepEqual(
+          again.agents.map((a) => a.url),
+          two.agents.map((a) => a.url),
+        );
+        assert.ok(await reaches(two.agents[0]), "a replica reaches the bench");
+        const inside = await resolveInside(image, stack);
+        const subnet = (url: string) =>
+          new URL(url).hostname.split(".").slice(0, 3).join(".");
+        assert.equal(
+          subnet(`http://${inside.agents[0].benchAddress}`),
+          subnet(inside.agents[0].url),
+        );
+        assert.equal(inside.via, "dns");
+        assert.deepEqual(
+          inside.agents.map((a) => a.url).toSorted(),
+          (await overlayUrls(two.agents.map((a) => a.task!))).toSorted(),
+        );
+        const one = await agents.scale(1, { timeoutMs: 60_000 });
+        assert.equal(one.agents.length, 1);
+      } finally {
+        await agents.close();
+        await dockerQuiet(["image", "rm", "--force", image]);
       }
-      const limit = await dockerQuiet([
-        "service",
-        "inspect",
-        "--format",
-        '{{.Spec.TaskTemplate.Resources.Limits.NanoCPUs}} {{index .Spec.Labels "fedify-queue-bench"}}',
-        agents.service!,
-      ]);
-      assert.equal(limit, "250000000 agent");
-      const again = await resolveSwarmAgents(agents.service!, {
-        timeoutMs: 30_000,
-      });
-      assert.deepEqual(
-        again.agents.map((a) => a.url),
-        two.agents.map((a) => a.url),
-      );
-      assert.ok(await reaches(two.agents[0]), "a replica reaches the bench");
-      const inside = await resolveInside(image, stack);
-      const subnet = (url: string) =>
-        new URL(url).hostname.split(".").slice(0, 3).join(".");
-      assert.equal(
-        subnet(`http://${inside.agents[0].benchAddress}`),
-        subnet(inside.agents[0].url),
-      );
-      assert.equal(inside.via, "dns");
-      assert.deepEqual(
-        inside.agents.map((a) => a.url).toSorted(),
-        (await overlayUrls(two.agents.map((a) => a.task!))).toSorted(),
-      );
-      const one = await agents.scale(1, { timeoutMs: 60_000 });
-      assert.equal(one.agents.length, 1);
-    } finally {
-      await agents.close();
-      await dockerQuiet(["image", "rm", "--force", image]);
-    }
-    assert.deepEqual(await remains(stack), []);
-    // A swarm close() made is gone again, with its bridge.
-    assert.equal(await swarmState(), swarmBefore);
+      assert.deepEqual(await remains(stack), []);
+      // A swarm close() made is gone again, with its bridge.
+      assert.equal(await swarmState(), swarmBefore);
     }),
 });
 
@@ -293,34 +293,34 @@ Deno.test({
   ignore: noDocker,
   fn: () =>
     withSwarmLock(async () => {
-    // An image no node has: the replicas never run, so the deploy waits
-    // for them until the abort.
-    const agents = new SwarmAgents();
-    const stack = agentStackName();
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new Error("test abort")),
-      3_000,
-    );
-    try {
-      await assert.rejects(
-        agents.deploy({
-          image: "fedify-queue-bench-absent:none",
-          replicas: 2,
-          cpus: 0.25,
-          token: TOKEN,
-          stack,
-          signal: controller.signal,
-          timeoutMs: 60_000,
-        }),
-        /test abort/,
+      // An image no node has: the replicas never run, so the deploy waits
+      // for them until the abort.
+      const agents = new SwarmAgents();
+      const stack = agentStackName();
+      const controller = new AbortController();
+      const timer = setTimeout(
+        () => controller.abort(new Error("test abort")),
+        3_000,
       );
-      assert.equal(agents.stack, null);
-      assert.deepEqual(await remains(stack), []);
-    } finally {
-      clearTimeout(timer);
-      await agents.close();
-    }
+      try {
+        await assert.rejects(
+          agents.deploy({
+            image: "fedify-queue-bench-absent:none",
+            replicas: 2,
+            cpus: 0.25,
+            token: TOKEN,
+            stack,
+            signal: controller.signal,
+            timeoutMs: 60_000,
+          }),
+          /test abort/,
+        );
+        assert.equal(agents.stack, null);
+        assert.deepEqual(await remains(stack), []);
+      } finally {
+        clearTimeout(timer);
+        await agents.close();
+      }
     }),
 });
 
@@ -329,27 +329,27 @@ Deno.test({
   ignore: noDocker,
   fn: () =>
     withSwarmLock(async () => {
-    const image = `fedify-queue-bench-standin:${Deno.pid}-forced`;
-    const agents = new SwarmAgents();
-    const swarmBefore = await swarmState();
-    let stack = "";
-    try {
-      await standinImage(image);
-      await agents.deploy({
-        image,
-        replicas: 1,
-        cpus: 0.25,
-        token: TOKEN,
-        timeoutMs: 90_000,
-      });
-      stack = agents.stack!;
-      leftovers.forceCleanup();
-      assert.deepEqual(await remains(stack), []);
-    } finally {
-      await agents.close();
-      await dockerQuiet(["image", "rm", "--force", image]);
-    }
-    assert.equal(await swarmState(), swarmBefore);
+      const image = `fedify-queue-bench-standin:${Deno.pid}-forced`;
+      const agents = new SwarmAgents();
+      const swarmBefore = await swarmState();
+      let stack = "";
+      try {
+        await standinImage(image);
+        await agents.deploy({
+          image,
+          replicas: 1,
+          cpus: 0.25,
+          token: TOKEN,
+          timeoutMs: 90_000,
+        });
+        stack = agents.stack!;
+        leftovers.forceCleanup();
+        assert.deepEqual(await remains(stack), []);
+      } finally {
+        await agents.close();
+        await dockerQuiet(["image", "rm", "--force", image]);
+      }
+      assert.equal(await swarmState(), swarmBefore);
     }),
 });
 
@@ -358,38 +358,38 @@ Deno.test({
   ignore: noDocker,
   fn: () =>
     withSwarmLock(async () => {
-    const dead = new Deno.Command("true").spawn();
-    await dead.status;
-    const stale = `fqb-agents-${dead.pid}-1-1`;
-    const live = agentStackName();
-    const made = await ensureSwarm();
-    const env = {
-      AGENT_IMAGE: "fedify-queue-bench-absent:none",
-      AGENT_REPLICAS: "0",
-      BENCH_AGENT_TOKEN: TOKEN,
-    };
-    try {
-      for (const stack of [stale, live]) {
-        const out = await new Deno.Command("docker", {
-          args: ["stack", "deploy", "-c", "deploy/swarm/stack.yml", stack],
-          env,
-          cwd: new URL("../../", import.meta.url),
-        }).output();
-        assert.ok(out.success, new TextDecoder().decode(out.stderr));
+      const dead = new Deno.Command("true").spawn();
+      await dead.status;
+      const stale = `fqb-agents-${dead.pid}-1-1`;
+      const live = agentStackName();
+      const made = await ensureSwarm();
+      const env = {
+        AGENT_IMAGE: "fedify-queue-bench-absent:none",
+        AGENT_REPLICAS: "0",
+        BENCH_AGENT_TOKEN: TOKEN,
+      };
+      try {
+        for (const stack of [stale, live]) {
+          const out = await new Deno.Command("docker", {
+            args: ["stack", "deploy", "-c", "deploy/swarm/stack.yml", stack],
+            env,
+            cwd: new URL("../../", import.meta.url),
+          }).output();
+          assert.ok(out.success, new TextDecoder().decode(out.stderr));
+        }
+        const swept = await sweepStaleStacks();
+        assert.ok(swept.includes(stale));
+        assert.ok(!swept.includes(live));
+        assert.deepEqual(await remains(stale), []);
+        assert.ok((await remains(live)).includes(`${live}_${STACK_SERVICE}`));
+      } finally {
+        await dockerQuiet(["stack", "rm", stale]);
+        await dockerQuiet(["stack", "rm", live]);
+        for (let i = 0; i < 60 && (await remains(live)).length > 0; i++) {
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        if (made) await leaveSwarm();
       }
-      const swept = await sweepStaleStacks();
-      assert.ok(swept.includes(stale));
-      assert.ok(!swept.includes(live));
-      assert.deepEqual(await remains(stale), []);
-      assert.ok((await remains(live)).includes(`${live}_${STACK_SERVICE}`));
-    } finally {
-      await dockerQuiet(["stack", "rm", stale]);
-      await dockerQuiet(["stack", "rm", live]);
-      for (let i = 0; i < 60 && (await remains(live)).length > 0; i++) {
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      if (made) await leaveSwarm();
-    }
-    assert.deepEqual(await remains(live), []);
+      assert.deepEqual(await remains(live), []);
     }),
 });

@@ -34,7 +34,7 @@ export async function main(args: readonly string[]): Promise<number> {
       console.log(renderHelp(IMAGE));
       return 0;
     }
-    name = values.name;
+    name = values.name ?? undefined;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message}`);

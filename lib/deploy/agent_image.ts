@@ -323,9 +323,11 @@ export async function ensureAgentImage(
     options.projectDir,
     options.fedifySource,
   );
-  if (reusable) {
-    const existing = await dockerQuiet(["image", "ls", "-q", name]);
-    if ((existing ?? "").trim() !== "") return name;
-  }
-  return (await buildAgentImage({ ...options, name })).name;
+  const existing = (await dockerQuiet(["image", "ls", "-q", name]) ?? "")
+    .trim();
+  if (reusable && existing !== "") return name;
+  const built = await buildAgentImage({ ...options, name });
+  // The name moved to the new image: the old one would stay, untagged.
+  if (existing !== "") await dockerQuiet(["image", "rm", existing]);
+  return built.name;
 }

@@ -193,7 +193,9 @@ Deno.test({
         );
         assert.ok(r.latencyMs != null && r.latencyMs.p50 > 0);
         workerPids.push(
-          ...(r.processes ?? []).filter((p) => p.agent != null).map((p) => p.pid),
+          ...(r.processes ?? []).filter((p) => p.agent != null).map((p) =>
+            p.pid
+          ),
         );
       });
     } finally {
