@@ -225,3 +225,18 @@ Deno.test("workers held to a CPU limit each are bounded by it, and limited by it
   // Without a limit the bound is absent, not null.
   assert.equal("cpuLimit" in predict(input({})).bounds, false);
 });
+
+Deno.test("a CPU limit that is reached is the cause, though the slots are as busy", () => {
+  // One slot busy all the time (its handler stretched by the quota), the
+  // workers at 95% of their quarter core each.
+  const row = input({ byStage: { outbox: figures(10, 1000) } }, {
+    deliveriesPerSecond: 99,
+    consumerCpuLimit: 0.25,
+    consumers: 1,
+    consumerCpuSeconds: 2.4,
+  });
+  const prediction = predict(row);
+  assert.equal(prediction.bounds.consumer, 100);
+  assert.equal(prediction.bounds.cpuLimit, 104.2);
+  assert.equal(limitedBy(row, prediction)!.resource, "cpu-limit");
+});

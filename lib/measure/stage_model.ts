@@ -303,7 +303,13 @@ export function limitedBy(
     .map((name) => ({ name, utilisation: rate / bounds[name]! }))
     .sort((a, b) => b.utilisation - a.utilisation);
   if (used.length === 0) return null;
-  const top = used[0];
+  // A CPU limit that is reached stretches every handler's time (the
+  // process waits out its quota), so the slots' bound follows it: the limit
+  // is the cause.
+  const limit = used.find((u) => u.name === "cpuLimit");
+  const top = limit != null && limit.utilisation >= LIMITED_AT
+    ? limit
+    : used[0];
   const pipeline = bounds.pipeline;
   if (
     top.utilisation < LIMITED_AT && pipeline != null && pipeline > 0 &&
