@@ -21,7 +21,11 @@ import {
 import { sleep } from "./lib/system/sleep.ts";
 import { missingBecause } from "./lib/testing/tools.ts";
 import { withSwarmLock } from "./lib/testing/swarm_lock.ts";
-import { assertExactAccounting, serversMissing } from "./lib/testing/mod.ts";
+import {
+  assertExactAccounting,
+  processesUsing,
+  serversMissing,
+} from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
 const BENCH = join(ROOT, "bench.ts");
@@ -90,22 +94,6 @@ function collect(
       into.text += chunk;
     }
   })();
-}
-
-/** Processes whose command line or folder mentions `dir`. */
-function processesUsing(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-    try {
-      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      const cwd = Deno.readLinkSync(`/proc/${entry.name}/cwd`);
-      if (cmdline.includes(dir) || cwd.startsWith(dir)) {
-        found.push(Number(entry.name));
-      }
-    } catch { /* gone */ }
-  }
-  return found;
 }
 
 Deno.test({

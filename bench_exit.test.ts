@@ -13,6 +13,7 @@ import {
   staleNamespaces,
 } from "./lib/services/netns.ts";
 import {
+  processesUsing,
   runDeno,
   serversMissing,
   spawnDeno,
@@ -24,25 +25,6 @@ import { sleep } from "./lib/system/sleep.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
 const BENCH = join(ROOT, "bench.ts");
-
-/**
- * Processes (other than this one) that work in `dir` or whose command line
- * mentions it (redis-server rewrites its command line, not its folder).
- */
-function processesUsing(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-    try {
-      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      const cwd = Deno.readLinkSync(`/proc/${entry.name}/cwd`);
-      if (cmdline.includes(dir) || cwd.startsWith(dir)) {
-        found.push(Number(entry.name));
-      }
-    } catch { /* gone */ }
-  }
-  return found;
-}
 
 async function entries(dir: string): Promise<string[]> {
   const names: string[] = [];

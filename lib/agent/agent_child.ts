@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DENO_LAUNCHER } from "../system/process.ts";
+import { DENO_LAUNCHER, readLines } from "../system/process.ts";
 import { spawnProcess } from "../system/spawn.ts";
 import type { AgentEvent } from "./agent_protocol.ts";
 
@@ -116,8 +116,8 @@ export class AgentChild {
 
   async #pump(logPath: string | undefined): Promise<void> {
     const streams = [
-      lines(this.#process.stdout, (out) => this.#queue({ out })),
-      lines(this.#process.stderr, (err) => this.#queue({ err })),
+      readLines(this.#process.stdout, (out) => this.#queue({ out })),
+      readLines(this.#process.stderr, (err) => this.#queue({ err })),
     ];
     const status = await this.#process.status;
     await Promise.all(streams);
@@ -150,23 +150,4 @@ function withLogPath(
     spec: JSON.stringify({ ...parsed, log: { ...parsed.log, path: logPath } }),
     logged: true,
   };
-}
-
-/** Calls `onLine` with each line of `stream`, the last one unended too. */
-async function lines(
-  stream: ReadableStream<Uint8Array>,
-  onLine: (line: string) => void,
-): Promise<void> {
-  let buffer = "";
-  try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let index: number;
-      while ((index = buffer.indexOf("\n")) >= 0) {
-        onLine(buffer.slice(0, index));
-        buffer = buffer.slice(index + 1);
-      }
-    }
-  } catch { /* the process is gone */ }
-  if (buffer !== "") onLine(buffer);
 }

@@ -8,7 +8,11 @@
  * @module
  */
 import { parseMessage, shiftClock } from "../ipc/messages.ts";
-import type { ChildHandle, Launcher } from "../system/process.ts";
+import {
+  type ChildHandle,
+  type Launcher,
+  readLines,
+} from "../system/process.ts";
 import type {
   ActivitySample,
   ProcessSample,
@@ -280,7 +284,6 @@ async function relay(
     code: 137,
     signal: "SIGKILL",
   };
-  let buffer = "";
   const handle = async (event: AgentEvent) => {
     if ("out" in event) {
       const message = targets.offsetMs === 0
@@ -304,16 +307,16 @@ async function relay(
       };
     }
   };
-  try {
-    for await (const chunk of events.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let index: number;
-      while ((index = buffer.indexOf("\n")) >= 0) {
-        await handle(JSON.parse(buffer.slice(0, index)) as AgentEvent);
-        buffer = buffer.slice(index + 1);
-      }
+  // A stream that breaks leaves the child lost to the bench.
+  await readLines(events, (line) => {
+    let event: AgentEvent;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return; // a line cut short where the stream broke
     }
-  } catch { /* the stream broke: the child is lost to the bench */ }
+    return handle(event);
+  });
   await Promise.all([targets.out.close(), targets.err.close()]).catch(() => {});
   return exit;
 }

@@ -12,8 +12,7 @@ import {
   rowUncertainty,
 } from "./mod.ts";
 import { freePort } from "../services/mod.ts";
-import { spawnProcess } from "../system/spawn.ts";
-import { sleep } from "../system/sleep.ts";
+import { startAgent } from "../testing/agents.ts";
 import { toolMissing } from "../testing/tools.ts";
 
 Deno.test("estimateOffset takes the reading with the shortest round trip", () => {
@@ -68,38 +67,15 @@ Deno.test({
   ignore: noFaketime(),
   sanitizeResources: false,
   async fn() {
-    const port = freePort();
     // Preloaded into the agent and every child it starts: their host's
     // clock, as far as they can tell, is 5 s ahead.
-    const agent = spawnProcess(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        new URL("../cli/agent.ts", import.meta.url).pathname,
-        "--listen",
-        `127.0.0.1:${port}`,
-      ],
-      stdin: "null",
-      env: {
-        BENCH_AGENT_TOKEN: "clock-test",
-        LD_PRELOAD: LIBFAKETIME,
-        FAKETIME: "+5s",
-      },
+    const agent = await startAgent({
+      listen: `127.0.0.1:${freePort()}`,
+      token: "clock-test",
+      env: { LD_PRELOAD: LIBFAKETIME, FAKETIME: "+5s" },
     });
-    void agent.stdout.cancel();
-    void agent.stderr.cancel();
     try {
-      const client = new AgentClient(`127.0.0.1:${port}`, "clock-test");
-      const deadline = Date.now() + 30_000;
-      while (true) {
-        try {
-          await client.hello();
-          break;
-        } catch (error) {
-          if (Date.now() > deadline) throw error;
-          await sleep(100);
-        }
-      }
+      const client = new AgentClient(agent.address, "clock-test");
       const estimate = await measureOffset(() => client.clockSample());
       const error = Math.abs(estimate.offsetMs - 5000);
       assert.ok(
@@ -109,8 +85,7 @@ Deno.test({
       );
       assert.ok(estimate.uncertaintyMs < 50, `${estimate.uncertaintyMs} ms`);
     } finally {
-      agent.kill("SIGTERM");
-      await agent.status;
+      await agent.close();
     }
   },
 });

@@ -17,21 +17,17 @@ import {
   NamespaceHosts,
   namespacesUnavailable,
 } from "../services/mod.ts";
-import { spawnProcess } from "../system/spawn.ts";
-import { sleep } from "../system/sleep.ts";
-import type { Launcher } from "../system/process.ts";
+import { startAgent, type TestAgent } from "../testing/agents.ts";
 import {
   assertExactAccounting,
   assertOutcome,
   isAlive,
   smallSuiteParams,
 } from "../testing/mod.ts";
-import { AgentClient } from "../agent/mod.ts";
 import { AgentPlacement } from "./agent_placement.ts";
 import { runSuite } from "./suite.ts";
 
 const TOKEN = "placement-test";
-const AGENT_SCRIPT = new URL("../cli/agent.ts", import.meta.url).pathname;
 const redis = findDriver(builtinDrivers, "redis")!;
 const noRedis = serversMissing(redisService) != null;
 const noNamespaces = missingBecause(
@@ -39,68 +35,15 @@ const noNamespaces = missingBecause(
   namespacesUnavailable(),
 );
 
-/** Agents started by a test, and what they run on. */
-interface Agents {
-  readonly addresses: string[];
-  readonly pids: number[];
-  close(): Promise<void>;
-}
-
-/** Waits until the agent at `address` answers. */
-async function answered(address: string): Promise<void> {
-  const client = new AgentClient(address, TOKEN);
-  const deadline = Date.now() + 30_000;
-  while (true) {
-    try {
-      await client.hello();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-}
-
 /** Starts one agent per namespace host, each listening on its address. */
-async function agentsIn(hosts: NamespaceHosts): Promise<Agents> {
-  const port = 7070;
-  const children = hosts.hosts.map((host, index) => {
-    const agent: Launcher = {
-      command: Deno.execPath(),
-      args: () => [
-        "run",
-        "--allow-all",
-        "--unstable-kv",
-        AGENT_SCRIPT,
-        "--listen",
-        `${host.address}:${port}`,
-      ],
-    };
-    const launcher = hosts.launcher(agent, index);
-    const child = spawnProcess(launcher.command, {
-      args: launcher.args("", ""),
-      stdin: "null",
-      env: { BENCH_AGENT_TOKEN: TOKEN, NO_COLOR: "1" },
-    });
-    void child.stdout.cancel();
-    void child.stderr.cancel();
-    return child;
-  });
-  const addresses = hosts.hosts.map((host) => `${host.address}:${port}`);
-  try {
-    await Promise.all(addresses.map(answered));
-  } catch (error) {
-    for (const child of children) child.kill("SIGKILL");
-    throw error;
-  }
-  return {
-    addresses,
-    pids: children.map((c) => c.pid),
-    async close() {
-      for (const child of children) child.kill("SIGTERM");
-      await Promise.all(children.map((c) => c.status));
-    },
-  };
+function agentsIn(hosts: NamespaceHosts): Promise<TestAgent[]> {
+  return Promise.all(hosts.hosts.map((host, index) =>
+    startAgent({
+      listen: `${host.address}:7070`,
+      token: TOKEN,
+      wrap: (launcher) => hosts.launcher(launcher, index),
+    })
+  ));
 }
 
 Deno.test({
@@ -113,13 +56,14 @@ Deno.test({
     const previous = Deno.env.get("BENCH_AGENT_TOKEN");
     Deno.env.set("BENCH_AGENT_TOKEN", TOKEN);
     const hosts = await NamespaceHosts.create(2);
-    let agents: Agents | undefined;
+    let agents: TestAgent[] = [];
     const workerPids: number[] = [];
     try {
       agents = await agentsIn(hosts);
+      const addresses = agents.map((a) => a.address);
       const { results } = await runSuite({
         params: smallSuiteParams({
-          agents: agents.addresses.join(","),
+          agents: addresses.join(","),
           scale: [2],
           placement: ["agents", "local"],
         }),
@@ -140,7 +84,7 @@ Deno.test({
         assert.equal(record.gateway, hosts.gateway);
         assert.deepEqual(
           record.agents.map((a) => [a.address, a.roles]),
-          agents!.addresses.map((a) => [a, ["worker"]]),
+          addresses.map((a) => [a, ["worker"]]),
         );
         for (const agent of record.agents) {
           assert.ok(agent.cpuSeconds != null && agent.cpuSeconds > 0);
@@ -154,7 +98,7 @@ Deno.test({
           );
         }
         const workers = (r.processes ?? []).filter((p) => p.role === "worker");
-        assert.deepEqual(workers.map((w) => w.agent).sort(), agents!.addresses);
+        assert.deepEqual(workers.map((w) => w.agent).sort(), addresses);
         workerPids.push(...workers.map((w) => w.pid));
         for (
           const p of (r.processes ?? []).filter((p) => p.role !== "worker")
@@ -171,8 +115,8 @@ Deno.test({
       // The sender on the second agent, the worker on the first.
       const [senderRow] = (await runSuite({
         params: smallSuiteParams({
-          agents: agents.addresses[0],
-          senderAgent: agents.addresses[1],
+          agents: addresses[0],
+          senderAgent: addresses[1],
         }),
         drivers: [redis],
         parallel: [1],
@@ -184,8 +128,8 @@ Deno.test({
             .map((p) => [p.role, p.agent]),
         );
         assert.deepEqual(byRole, {
-          worker: agents!.addresses[0],
-          sender: agents!.addresses[1],
+          worker: addresses[0],
+          sender: addresses[1],
         });
         assert.deepEqual(
           r.deployment?.agents?.agents.map((a) => a.roles),
@@ -199,12 +143,12 @@ Deno.test({
         );
       });
     } finally {
-      await agents?.close();
+      await Promise.all(agents.map((a) => a.close()));
       await hosts.close();
       if (previous == null) Deno.env.delete("BENCH_AGENT_TOKEN");
       else Deno.env.set("BENCH_AGENT_TOKEN", previous);
     }
-    for (const pid of [...workerPids, ...(agents?.pids ?? [])]) {
+    for (const pid of [...workerPids, ...agents.map((a) => a.pid)]) {
       assert.ok(!isAlive(pid), `${pid} outlived the test`);
     }
     const { namespaces } = await benchNamespaces();

@@ -116,7 +116,7 @@ export class Child {
     this.#process = process;
     this.pid = process.pid;
     this.remoteProbe = process.remoteProbe;
-    const stdout = this.#readLines(process.stdout, (line) => {
+    const stdout = readLines(process.stdout, (line) => {
       const message = parseMessage(line);
       if (message == null) {
         this.#remember(line);
@@ -125,7 +125,7 @@ export class Child {
       this.#messages.push(message);
       this.#notify();
     });
-    const stderr = this.#readLines(process.stderr, (l) => this.#remember(l));
+    const stderr = readLines(process.stderr, (l) => this.#remember(l));
     this.exited = Promise.all([process.status, stdout, stderr]).then(
       ([status]) => {
         this.#status = status;
@@ -311,22 +311,28 @@ export class Child {
   #notify(): void {
     for (const listener of [...this.#listeners]) listener();
   }
+}
 
-  async #readLines(
-    stream: ReadableStream<Uint8Array>,
-    onLine: (line: string) => void,
-  ): Promise<void> {
-    let buffer = "";
-    try {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        buffer += chunk;
-        let index: number;
-        while ((index = buffer.indexOf("\n")) >= 0) {
-          onLine(buffer.slice(0, index));
-          buffer = buffer.slice(index + 1);
-        }
+/**
+ * Calls `onLine` with each line of `stream` (without its newline), one
+ * after another, the last one too if it has no newline; resolves once the
+ * stream ended or broke (a process gone, a connection lost).
+ */
+export async function readLines(
+  stream: ReadableStream<Uint8Array>,
+  onLine: (line: string) => void | Promise<void>,
+): Promise<void> {
+  let buffer = "";
+  try {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let index: number;
+      while ((index = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, index);
+        buffer = buffer.slice(index + 1);
+        await onLine(line);
       }
-    } catch { /* stream broke: the process is gone */ }
-    if (buffer !== "") onLine(buffer);
-  }
+    }
+  } catch { /* the stream broke */ }
+  if (buffer !== "") await onLine(buffer);
 }

@@ -72,6 +72,25 @@ export async function survivors(
   return alive;
 }
 
+/**
+ * Processes (other than this one) that work in `dir` or whose command line
+ * mentions it (redis-server rewrites its command line, not its folder).
+ */
+export function processesUsing(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
+      const cwd = Deno.readLinkSync(`/proc/${entry.name}/cwd`);
+      if (cmdline.includes(dir) || cwd.startsWith(dir)) {
+        found.push(Number(entry.name));
+      }
+    } catch { /* gone */ }
+  }
+  return found;
+}
+
 export { exists } from "../system/fs.ts";
 
 /**
