@@ -199,3 +199,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a row whose agent does not answer fails with the reason, and the suite goes on",
+  ignore: noRedis,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const previous = Deno.env.get("BENCH_AGENT_TOKEN");
+    Deno.env.set("BENCH_AGENT_TOKEN", TOKEN);
+    try {
+      const { results: [r] } = await runSuite({
+        params: smallSuiteParams({ agents: `127.0.0.1:${freePort()}` }),
+        drivers: [redis],
+        parallel: [1],
+      });
+      assert.equal(r.id, "redis-agents");
+      assert.equal(r.status, "failed");
+      assert.match(
+        r.reason ?? "",
+        /did not answer GET \/v1\/hello: .*deno task agent --listen/,
+      );
+      assert.equal(r.delivered, 0);
+    } finally {
+      if (previous == null) Deno.env.delete("BENCH_AGENT_TOKEN");
+      else Deno.env.set("BENCH_AGENT_TOKEN", previous);
+    }
+  },
+});
