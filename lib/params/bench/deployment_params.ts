@@ -87,12 +87,15 @@ export const DEPLOYMENT_PARAMS = [
     flag: "agents",
     kind: agents(),
     help: "run the workers on other hosts: agents started there with " +
-      "deno task agent (HOST:PORT,HOST:PORT…), or the replicas of a Docker " +
-      "Swarm service (swarm:SERVICE, see deploy/swarm/stack.yml); round-" +
+      "deno task agent (HOST:PORT,HOST:PORT…), the replicas of a Docker " +
+      "Swarm service (swarm:SERVICE, see deploy/swarm/stack.yml), or swarm: " +
+      "the bench builds the agent image, deploys that stack with a replica " +
+      "per worker of the largest --scale, each held to --worker-cpu-limit, " +
+      "and removes it afterwards (root and a running Docker daemon); round-" +
       "robin, one agent per worker with --scale; they reach the queue " +
       "server and the inbox through forwarders the bench runs on the " +
-      "address they see it at; needs BENCH_AGENT_TOKEN; only for queues " +
-      "shared across processes",
+      "address they see it at; needs BENCH_AGENT_TOKEN (swarm makes one); " +
+      "only for queues shared across processes",
     section: SECTION,
     affects: "measurement",
     record: { path: "agents", when: "set" },
@@ -101,9 +104,9 @@ export const DEPLOYMENT_PARAMS = [
     name: "senderAgent",
     flag: "sender-agent",
     kind: hostPort(),
-    help: "run the sender on the agent at HOST:PORT (needs --agents' " +
-      "token); its timestamps are moved onto the bench's clock by the " +
-      "offset measured before each row",
+    help: "run the sender on the agent at HOST:PORT (needs " +
+      "BENCH_AGENT_TOKEN); its timestamps are moved onto the bench's clock " +
+      "by the offset measured before each row",
     section: SECTION,
     affects: "measurement",
     record: { path: "senderAgent", when: "set" },
@@ -142,8 +145,8 @@ export const DEPLOYMENT_PARAMS = [
     kind: positive(MAX_CPUS, "cores", "CORES"),
     help: "hold each worker process the bench runs itself to CORES of CPU " +
       "time (a control group's CFS quota, as Docker's cpus: limit sets; " +
-      "root only), e.g. 0.25 to compare with swarm replicas limited so; " +
-      "default: no limit",
+      "root only), e.g. 0.25 to compare with swarm replicas limited so " +
+      "(with --agents swarm, the replicas' limit too); default: no limit",
     section: SECTION,
     affects: "measurement",
     record: { path: "workerCpuLimit", when: "set" },
