@@ -367,3 +367,43 @@ Deno.test("the inbox parameters' defaults are the instant inbox, in its order", 
     JSON.stringify(INSTANT_INBOX),
   );
 });
+
+Deno.test("agents take the app on Deno only, and --placement without them warns", () => {
+  assert.throws(
+    () =>
+      parseCommand(BENCH, [
+        "--agents",
+        "127.0.0.1:7070",
+        "--runtime",
+        "deno,node",
+      ], {}),
+    /--agents and --sender-agent run the app on Deno .*drop --runtime node/,
+  );
+  assert.throws(
+    () =>
+      parseCommand(BENCH, ["--sender-agent", "h:7070", "--runtime", "bun"], {}),
+    /drop --runtime bun, or the agents/,
+  );
+  assert.match(
+    parseCommand(BENCH, ["--placement", "local"], {}).warnings.join("\n"),
+    /there are no agents: every row runs on this host; give --agents/,
+  );
+  assert.throws(
+    () => parseCommand(BENCH, ["--agents", "nowhere"], {}),
+    /--agents expects HOST:PORT,HOST:PORT… .* or swarm, got "nowhere"/,
+  );
+  const { values } = parseCommand(BENCH, [
+    "--agents",
+    "swarm",
+    "--scale",
+    "1,2,4",
+    "--placement",
+    "agents,local",
+    "--worker-cpu-limit",
+    "0.25",
+  ], {});
+  assert.equal(values.agents, "swarm");
+  assert.deepEqual(values.scale, [1, 2, 4]);
+  assert.deepEqual(values.placement, ["agents", "local"]);
+  assert.equal(values.workerCpuLimit, 0.25);
+});

@@ -76,6 +76,26 @@ export const BENCH: CommandTable<typeof PARAMS> = {
   ],
   rules: [
     {
+      // An agent starts its children on Deno: a sender on Node.js beside
+      // workers on Deno would measure neither runtime.
+      check: (v) =>
+        (v.agents != null || v.senderAgent != null) &&
+          v.runtime.some((r) => r !== "deno")
+          ? "--agents and --sender-agent run the app on Deno (an agent " +
+            "starts its children with its own Deno); drop --runtime " +
+            `${v.runtime.filter((r) => r !== "deno").join(",")}, or the agents`
+          : null,
+    },
+    {
+      warning: true,
+      check: (v) =>
+        v.placement.length > 0 && v.agents == null
+          ? "--placement chooses between the agents and the bench's host, " +
+            "and there are no agents: every row runs on this host; give " +
+            "--agents, or drop --placement"
+          : null,
+    },
+    {
       check: (v) =>
         v.total * v.recipients > MAX_DELIVERIES
           ? `total × recipients is ${v.total * v.recipients}, more than ` +
