@@ -32,9 +32,6 @@ export const AGENT_PROTOCOL = 1;
 /** The environment variable that holds the shared token. */
 export const TOKEN_ENV = "BENCH_AGENT_TOKEN";
 
-/** The port an agent listens on unless told otherwise. */
-export const DEFAULT_AGENT_PORT = 7070;
-
 /**
  * The scripts an agent starts, by role, relative to the project's root: it
  * starts no other.

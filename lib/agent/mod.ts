@@ -11,7 +11,6 @@ export {
   AGENT_SCRIPTS,
   type AgentHello,
   type AgentIdentity,
-  DEFAULT_AGENT_PORT,
   TOKEN_ENV,
   tokenFromEnv,
 } from "./agent_protocol.ts";
@@ -30,7 +29,6 @@ export {
   type ResolvedSwarm,
   type ResolveOptions,
   resolveSwarmAgents,
-  SWARM_AGENT_PORT,
   type SwarmAgent,
   tasksName,
 } from "./swarm.ts";

@@ -18,13 +18,11 @@
  */
 import { docker, dockerQuiet } from "../system/docker.ts";
 import { sleep } from "../system/sleep.ts";
-
-/** The port agents listen on in their containers. */
-export const SWARM_AGENT_PORT = 7070;
+import { DEFAULT_AGENT_PORT } from "../params/mod.ts";
 
 /** One running replica of a service. */
 export interface SwarmAgent {
-  /** Its agent's URL, `http://ADDRESS:7070`. */
+  /** Its agent's URL, `http://ADDRESS:PORT`. */
   readonly url: string;
   /** The address the replica reaches the bench's host at. */
   readonly benchAddress: string;
@@ -53,7 +51,7 @@ export interface ResolveOptions {
    * asked through the engine, at least one through DNS.
    */
   readonly replicas?: number;
-  /** The agents' port, {@link SWARM_AGENT_PORT} by default. */
+  /** The agents' port, `DEFAULT_AGENT_PORT` by default. */
   readonly port?: number;
   /** How long to wait for them, ms (120 s by default). */
   readonly timeoutMs?: number;
@@ -283,7 +281,7 @@ export async function resolveSwarmAgents(
   service: string,
   options: ResolveOptions = {},
 ): Promise<ResolvedSwarm> {
-  const port = options.port ?? SWARM_AGENT_PORT;
+  const port = options.port ?? DEFAULT_AGENT_PORT;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const via = options.via == null || options.via === "auto"
     ? (await engineIsManager() ? "engine" : "dns")

@@ -7,7 +7,8 @@
  * children import ({@link IMAGE_ENTRYPOINTS}; copied from the host's cache,
  * checked with `deno cache --cached-only`), and Fedify's source in
  * {@link IMAGE_FEDIFY_SOURCE} when `FEDIFY_SOURCE` names it.  Its
- * entrypoint is the agent, listening on port {@link AGENT_PORT}.
+ * entrypoint is the agent, listening on its default port
+ * (`DEFAULT_AGENT_PORT`).
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { readEnv } from "../system/env.ts";
 import { exists } from "../system/fs.ts";
 import { leftovers } from "../system/leftovers.ts";
 import { outputTail, runToEnd } from "../system/run_to_end.ts";
+import { DEFAULT_AGENT_PORT } from "../params/mod.ts";
 
 /** The label value on the agent image. */
 export const IMAGE_LABEL_VALUE = "agent";
@@ -30,9 +32,6 @@ export const IMAGE_DENO_DIR = "/deno-dir";
 
 /** Where Fedify's source goes in the image when `FEDIFY_SOURCE` is set. */
 export const IMAGE_FEDIFY_SOURCE = "/fedify-source";
-
-/** The port the agent listens on in a container. */
-export const AGENT_PORT = 7070;
 
 /**
  * The modules whose npm packages the image's cache must hold: the
@@ -59,7 +58,7 @@ export const IMAGE_ENTRYPOINT: readonly string[] = [
   `${APP}/deno.json`,
   `${APP}/lib/cli/agent.ts`,
   "--listen",
-  `0.0.0.0:${AGENT_PORT}`,
+  `0.0.0.0:${DEFAULT_AGENT_PORT}`,
 ];
 
 /** The image's name for a commit (`fedify-queue-bench-agent:1a2b3c4`). */

@@ -6,7 +6,6 @@
  * @module
  */
 export {
-  AGENT_PORT,
   type AgentImage,
   agentImageName,
   type AgentImageOptions,

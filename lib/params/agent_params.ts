@@ -10,12 +10,18 @@ import { type CommandTable, helpToggle, value } from "./spec.ts";
 
 const OPTIONS = "Options";
 
+/**
+ * The port an agent listens on unless told otherwise: the image's and the
+ * swarm stack's too.
+ */
+export const DEFAULT_AGENT_PORT = 7070;
+
 const PARAMS = [
   value({
     name: "listen",
     flag: "listen",
     kind: hostPort(),
-    default: "0.0.0.0:7070",
+    default: `0.0.0.0:${DEFAULT_AGENT_PORT}`,
     help: "the address and port to listen on",
     section: OPTIONS,
     affects: "nothing",
