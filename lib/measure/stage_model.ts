@@ -52,7 +52,7 @@ import {
   type PredictionBounds,
   type StagesRecord,
 } from "../results/stages_record.ts";
-import { cpuMsPerDelivery, roundTo } from "./stats.ts";
+import { cpuMsPerDelivery, roundTo, sumOrNull } from "./stats.ts";
 
 /** What the model reads of a row. */
 export interface ModelInput {
@@ -137,7 +137,6 @@ export function modelInputOf(row: ModelRow, cores: number): ModelInput {
   const consuming = row.processes.filter((p) => p.role === role);
   const loops = consuming.map((p) => p.mainThreadCpuSeconds)
     .filter((s): s is number => s != null);
-  const consumerCpu = consuming.map((p) => p.cpuSeconds);
   return {
     stages: row.stages,
     delivered: row.delivered,
@@ -155,9 +154,7 @@ export function modelInputOf(row: ModelRow, cores: number): ModelInput {
     ...(row.consumerCpuLimit == null ? {} : {
       consumerCpuLimit: row.consumerCpuLimit,
       consumers: consuming.length,
-      consumerCpuSeconds: consumerCpu.length === 0 || consumerCpu.includes(null)
-        ? null
-        : consumerCpu.reduce((a, b) => a! + b!, 0)!,
+      consumerCpuSeconds: sumOrNull(consuming.map((p) => p.cpuSeconds)),
     }),
   };
 }

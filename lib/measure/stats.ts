@@ -373,6 +373,22 @@ export function aggregateRuns(
 }
 
 /**
+ * The sum of some processes' readings, or `null` when there are none or one
+ * could not be read.
+ */
+export function sumOrNull(
+  values: readonly (number | null | undefined)[],
+): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const value of values) {
+    if (value == null) return null;
+    sum += value;
+  }
+  return sum;
+}
+
+/**
  * CPU milliseconds per delivery of some processes, or `null` when there are
  * none, one could not be read, or nothing was delivered.
  */
@@ -380,11 +396,7 @@ export function cpuMsPerDelivery(
   cpuSeconds: readonly (number | null | undefined)[],
   delivered: number,
 ): number | null {
-  if (delivered <= 0 || cpuSeconds.length === 0) return null;
-  let sum = 0;
-  for (const seconds of cpuSeconds) {
-    if (seconds == null) return null;
-    sum += seconds;
-  }
+  const sum = sumOrNull(cpuSeconds);
+  if (delivered <= 0 || sum == null) return null;
   return roundTo(sum * 1000 / delivered, 3);
 }

@@ -26,6 +26,7 @@ import type {
 } from "../results/mod.ts";
 import type { AgentsSpec } from "../params/mod.ts";
 import type { Launcher } from "../system/process.ts";
+import { roundTo, sumOrNull } from "../measure/stats.ts";
 
 /** One agent of a row. */
 interface PlacedAgent {
@@ -87,6 +88,11 @@ export class AgentPlacement {
   /** Whether the workers run on agents. */
   get hasWorkers(): boolean {
     return this.#workers.length > 0;
+  }
+
+  /** Whether the sender runs on an agent. */
+  get hasSender(): boolean {
+    return this.#sender != null;
   }
 
   /**
@@ -200,7 +206,7 @@ function agentRecord(
   processes: readonly ProcessRecord[],
 ): AgentRecord {
   const own = processes.filter((p) => p.agent === agent.client.address);
-  const cpu = own.map((p) => p.cpuSeconds ?? null);
+  const cpu = sumOrNull(own.map((p) => p.cpuSeconds));
   const rss = own.map((p) => p.peakRssBytes ?? null);
   const identity = agent.hello.agent;
   return {
@@ -212,9 +218,7 @@ function agentRecord(
     cpuLimit: identity.cpuLimit,
     memoryLimit: identity.memoryLimit,
     roles: own.map((p) => p.role),
-    cpuSeconds: cpu.length === 0 || cpu.includes(null)
-      ? null
-      : Math.round(cpu.reduce((a, b) => a! + b!, 0)! * 100) / 100,
+    cpuSeconds: cpu == null ? null : roundTo(cpu, 2),
     peakRssBytes: rss.length === 0 || rss.includes(null)
       ? null
       : Math.max(...rss as number[]),

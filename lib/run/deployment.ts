@@ -291,7 +291,6 @@ export class RunDeployment {
     if (this.#proxies != null) return this.#proxies.route(config);
     const route = this.#serverRoute;
     if (route == null) return { sender: config, worker: config };
-    const elsewhere = this.#agents?.senderLauncher() != null;
     const { value, replaced } = rerouteUrls(config, route.from, route.to);
     if (replaced === 0) {
       throw new Error(
@@ -304,7 +303,7 @@ export class RunDeployment {
     const workersElsewhere = this.#hosts != null ||
       this.#agents?.hasWorkers === true;
     return {
-      sender: elsewhere ? value : config,
+      sender: this.#agents?.hasSender ? value : config,
       worker: workersElsewhere ? value : config,
     };
   }
@@ -390,8 +389,8 @@ export class RunDeployment {
   fields(
     delivered: number,
     workers: number,
-    processes: readonly ProcessRecord[] = [],
-    latencyMedianMs: number | null = null,
+    processes: readonly ProcessRecord[],
+    latencyMedianMs: number | null,
   ): DeploymentFields {
     const split = this.#split;
     const deployment: DeploymentRecord = {
