@@ -18,13 +18,14 @@ import {
   dockerQuiet,
   dockerUnavailable,
 } from "./lib/system/docker.ts";
-import { sleep } from "./lib/system/sleep.ts";
 import { missingBecause } from "./lib/testing/tools.ts";
 import { withSwarmLock } from "./lib/testing/swarm_lock.ts";
 import {
   assertExactAccounting,
+  Output,
   processesUsing,
   serversMissing,
+  spawnDeno,
 } from "./lib/testing/mod.ts";
 
 const ROOT = new URL(".", import.meta.url).pathname;
@@ -55,45 +56,32 @@ async function dockerState(): Promise<string> {
 
 /** A bench with `--agents swarm`, its output read as it comes. */
 function spawnBench(out: string, tmp: string, ...args: string[]) {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--unstable-kv",
-      BENCH,
-      "--out",
-      out,
-      "--drivers",
-      "redis",
-      "--parallel",
-      "1",
-      "--no-baseline",
-      "--no-calibrate",
-      "--agents",
-      "swarm",
-      "--scale",
-      "2",
-      "--worker-cpu-limit",
-      "0.5",
-      ...args,
-    ],
-    env: { NO_COLOR: "1", TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
-
-/** Reads a stream to its end into `into.text`. */
-function collect(
-  stream: ReadableStream<Uint8Array>,
-  into: { text: string },
-): Promise<void> {
-  return (async () => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      into.text += chunk;
-    }
-  })();
+  const bench = spawnDeno([
+    "run",
+    "-A",
+    "--unstable-kv",
+    BENCH,
+    "--out",
+    out,
+    "--drivers",
+    "redis",
+    "--parallel",
+    "1",
+    "--no-baseline",
+    "--no-calibrate",
+    "--agents",
+    "swarm",
+    "--scale",
+    "2",
+    "--worker-cpu-limit",
+    "0.5",
+    ...args,
+  ], { env: { TMPDIR: tmp, TOTAL: "", RECIPIENTS: "" } });
+  return {
+    bench,
+    stdout: new Output(bench.stdout),
+    stderr: new Output(bench.stderr),
+  };
 }
 
 Deno.test({
@@ -117,7 +105,7 @@ Deno.test({
       try {
         await t.step("to the end: exact, recorded, nothing left", async () => {
           const out = join(base, "out");
-          const bench = spawnBench(
+          const { bench, stdout, stderr } = spawnBench(
             out,
             tmp,
             "--total",
@@ -127,14 +115,9 @@ Deno.test({
             "--placement",
             "agents,local",
           );
-          const output = { text: "" };
-          const reading = [
-            collect(bench.stdout, output),
-            collect(bench.stderr, output),
-          ];
           const status = await bench.status;
-          await Promise.all(reading);
-          assert.equal(status.code, 0, output.text);
+          await Promise.all([stdout.done, stderr.done]);
+          assert.equal(status.code, 0, stdout.text + stderr.text);
           const document: ResultsDocument = JSON.parse(
             await Deno.readTextFile(join(out, "latest.json")),
           );
@@ -167,7 +150,7 @@ Deno.test({
           "Ctrl-C while the replicas work: nothing left",
           async () => {
             const out = join(base, "out-interrupted");
-            const bench = spawnBench(
+            const { bench, stdout, stderr } = spawnBench(
               out,
               tmp,
               "--total",
@@ -175,26 +158,21 @@ Deno.test({
               "--recipients",
               "50",
             );
-            const output = { text: "" };
-            const reading = [
-              collect(bench.stdout, output),
-              collect(bench.stderr, output),
-            ];
-            const deadline = Date.now() + 240_000;
-            while (
-              !/\[redis-w2-agents\] \d+\/10000 delivered/.test(output.text)
-            ) {
-              if (Date.now() > deadline || output.text.includes("] ok")) {
-                bench.kill("SIGKILL");
-                throw new Error(`no row under way:\n${output.text}`);
-              }
-              await sleep(100);
+            try {
+              await stderr.waitFor(
+                /\[redis-w2-agents\] \d+\/10000 delivered/,
+                240_000,
+              );
+            } catch (error) {
+              bench.kill("SIGKILL");
+              throw error;
             }
             bench.kill("SIGINT");
             const status = await bench.status;
-            await Promise.all(reading);
-            assert.equal(status.code, 130, output.text);
-            assert.match(output.text, /interrupted: stopping processes/);
+            await Promise.all([stdout.done, stderr.done]);
+            const text = stdout.text + stderr.text;
+            assert.equal(status.code, 130, text);
+            assert.match(text, /interrupted: stopping processes/);
             assert.equal(await dockerState(), before);
             assert.deepEqual(benchCpuGroups(), groupsBefore);
             assert.deepEqual(processesUsing(base), []);

@@ -13,6 +13,7 @@ import {
   staleNamespaces,
 } from "./lib/services/netns.ts";
 import {
+  Output,
   processesUsing,
   runDeno,
   serversMissing,
@@ -30,30 +31,6 @@ async function entries(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
   return names.sort();
-}
-
-/** A child's output, read as it comes. */
-class Output {
-  text = "";
-  readonly done: Promise<void>;
-
-  constructor(stream: ReadableStream<Uint8Array>) {
-    this.done = (async () => {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        this.text += chunk;
-      }
-    })();
-  }
-
-  async waitFor(pattern: RegExp, ms = 120_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!pattern.test(this.text)) {
-      if (Date.now() > deadline) {
-        throw new Error(`no ${pattern} within ${ms} ms:\n${this.text}`);
-      }
-      await sleep(100);
-    }
-  }
 }
 
 /** Kills what a failed test may have left working in `base`, removes it. */

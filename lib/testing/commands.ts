@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sleep } from "../system/sleep.ts";
 
 /** How a finished command exited and what it printed. */
 export interface CommandOutput {
@@ -77,4 +78,35 @@ export function spawnDeno(
     stdout: options.stdout ?? "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/** A child's output, read as it comes. */
+export class Output {
+  /** What it wrote so far. */
+  text = "";
+  /** Resolves once the stream ended. */
+  readonly done: Promise<void>;
+
+  /** Reads `stream` as it comes. */
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.done = (async () => {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        this.text += chunk;
+      }
+    })();
+  }
+
+  /**
+   * Waits until the text so far matches `pattern`.
+   * @throws {Error} After `ms` without a match, with the text.
+   */
+  async waitFor(pattern: RegExp, ms = 120_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!pattern.test(this.text)) {
+      if (Date.now() > deadline) {
+        throw new Error(`no ${pattern} within ${ms} ms:\n${this.text}`);
+      }
+      await sleep(100);
+    }
+  }
 }

@@ -14,6 +14,7 @@ import { sleep } from "../system/sleep.ts";
 
 export {
   type CommandOutput,
+  Output,
   runDeno,
   type RunDenoOptions,
   spawnDeno,
